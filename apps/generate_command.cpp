@@ -1,0 +1,48 @@
+#include "generate_command.h"
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "chaotic_series.h"
+#include "exit_codes.h"
+
+ABSL_FLAG(std::string, series, "mackey-glass", "generate: mackey-glass or lorenz");
+ABSL_FLAG(int, samples, 10000, "generate: number of CSV lines to write");
+ABSL_FLAG(int, embedding, 7, "generate: number of past values L per line (the inputs)");
+
+namespace rffstream::app {
+
+int RunGenerateCommand() {
+  const int samples = absl::GetFlag(FLAGS_samples);
+  const int embedding = absl::GetFlag(FLAGS_embedding);
+  if (samples <= 0 || embedding <= 0) {
+    std::fprintf(stderr, "rffstream generate: --samples and --embedding must be positive\n");
+    return kExitUsageError;
+  }
+  absl::StatusOr<std::vector<double>> series =
+      GenerateSeries(absl::GetFlag(FLAGS_series), samples + embedding);
+  if (!series.ok()) {
+    std::fprintf(stderr, "rffstream generate: %s\n", std::string(series.status().message()).c_str());
+    return kExitUsageError;
+  }
+  // Line t: s_t, s_(t-1), ..., s_(t-L+1), then the target s_(t+1).
+  std::string line;
+  char number[32];
+  for (int t = embedding - 1; t + 1 < static_cast<int>(series->size()); ++t) {
+    line.clear();
+    for (int lag = 0; lag <= embedding; ++lag) {
+      const double value = lag < embedding ? (*series)[t - lag] : (*series)[t + 1];
+      const auto result = std::to_chars(number, number + sizeof(number), value);
+      line.append(number, result.ptr);
+      line.push_back(lag < embedding ? ',' : '\n');
+    }
+    if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
+      return kExitIoError;  // the reader went away (e.g. `| head`): not an error to report
+    }
+  }
+  return std::fflush(stdout) == 0 ? kExitSuccess : kExitIoError;
+}
+
+}  // namespace rffstream::app

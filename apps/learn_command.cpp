@@ -1,0 +1,317 @@
+#include "learn_command.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "exit_codes.h"
+#include "line_reader.h"
+#include "prediction_writer.h"
+#include "progress_table.h"
+#include "rffstream/rffstream.h"
+#include "target_column.h"
+
+ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
+ABSL_FLAG(bool, header, false, "the first line is a header row of column names");
+ABSL_FLAG(std::string, target, "last",
+          "target column: last, first, a 0-based index, or a name from the header; "
+          "the other columns are the inputs. A line with an empty target field is "
+          "predicted but not learned from");
+ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS costs O(D^2))");
+ABSL_FLAG(std::string, map, "phase",
+          "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
+ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
+ABSL_FLAG(double, gamma, 0.0,
+          "kernel bandwidth gamma; 0 = 1/(number of inputs). Exclusive with --lengthscale");
+ABSL_FLAG(double, lengthscale, 0.0,
+          "kernel lengthscale l, gamma = 1/(2 l^2); 0 = unset. Exclusive with --gamma");
+ABSL_FLAG(double, ridge, 1e-3, "ridge regularization strength lambda");
+ABSL_FLAG(double, forget, 1.0,
+          "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t");
+ABSL_FLAG(bool, intercept, true, "fit a constant offset as an extra feature");
+ABSL_FLAG(uint64_t, seed, 1, "seed of the random frequencies (the same on every platform)");
+ABSL_FLAG(int, standardize, 0,
+          "standardize inputs with the mean and standard deviation of the first N lines "
+          "(their predictions are written once the window is full); 0 = off");
+ABSL_FLAG(std::string, predictions, "",
+          "write one line per input line (after the header) to FILE, - for standard "
+          "output: the a-priori prediction, or an empty line for a blank or rejected line");
+ABSL_FLAG(bool, quiet, false, "print no progress table or summary on standard error");
+ABSL_FLAG(bool, strict, false, "stop with exit code 3 at the first malformed line");
+ABSL_FLAG(int64_t, progress_every, 0,
+          "print a progress row every N learned samples; 0 = at 1, 2, 4, 8, ...");
+ABSL_FLAG(int64_t, max_line_bytes, 1 << 20, "longer input lines are rejected");
+ABSL_FLAG(int, max_error_messages, 10,
+          "print at most this many rejected-line messages (all are counted in the summary)");
+
+namespace rffstream::app {
+namespace {
+
+// A parsed line kept while the standardization window fills.
+struct PendingLine {
+  std::int64_t line_number = 0;
+  bool rejected = false;  // or blank: gives an empty output line
+  std::vector<double> inputs;
+  std::optional<double> target;
+};
+
+absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
+  LearnerConfig config;
+  FeatureMapConfig& features = config.features;
+  features.input_dimension = input_dimension;
+  features.num_features = absl::GetFlag(FLAGS_features);
+  absl::StatusOr<FeatureMapKind> map = ParseFeatureMapKind(absl::GetFlag(FLAGS_map));
+  if (!map.ok()) return map.status();
+  features.map = *map;
+  absl::StatusOr<KernelKind> kernel = ParseKernelKind(absl::GetFlag(FLAGS_kernel));
+  if (!kernel.ok()) return kernel.status();
+  features.kernel = *kernel;
+  const double gamma = absl::GetFlag(FLAGS_gamma);
+  const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
+  if (gamma != 0.0 && lengthscale != 0.0) {
+    return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
+  }
+  if (lengthscale < 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--lengthscale must be positive, got ", lengthscale));
+  }
+  features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
+                   : gamma != 0.0     ? gamma
+                                      : 1.0 / input_dimension;
+  features.seed = absl::GetFlag(FLAGS_seed);
+  config.ridge = absl::GetFlag(FLAGS_ridge);
+  config.forgetting = absl::GetFlag(FLAGS_forget);
+  config.intercept = absl::GetFlag(FLAGS_intercept);
+  if (absl::Status status = config.Validate(); !status.ok()) return status;
+  return config;
+}
+
+absl::Status ValidateFlags() {
+  if (absl::GetFlag(FLAGS_standardize) < 0) {
+    return absl::InvalidArgumentError("--standardize must be >= 0");
+  }
+  if (absl::GetFlag(FLAGS_max_line_bytes) <= 0) {
+    return absl::InvalidArgumentError("--max_line_bytes must be positive");
+  }
+  if (absl::GetFlag(FLAGS_progress_every) < 0) {
+    return absl::InvalidArgumentError("--progress_every must be >= 0");
+  }
+  // Catch bad model flags before reading any input; the dimension is a stand-in.
+  return LearnerConfigFromFlags(/*input_dimension=*/1).status();
+}
+
+// One run over one input stream. Owns the parser and the learner, which are
+// created once the first data line shows how many columns there are.
+class LearnRun {
+ public:
+  LearnRun(PredictionWriter& writer, std::FILE* log)
+      : writer_(writer),
+        log_(log),
+        quiet_(absl::GetFlag(FLAGS_quiet)),
+        strict_(absl::GetFlag(FLAGS_strict)),
+        standardize_lines_(absl::GetFlag(FLAGS_standardize)),
+        max_error_messages_(absl::GetFlag(FLAGS_max_error_messages)),
+        progress_(log, absl::GetFlag(FLAGS_progress_every)) {}
+
+  // Returns the exit code.
+  int Run(LineReader& reader, const std::string& input_name) {
+    input_name_ = input_name;
+    const bool has_header = absl::GetFlag(FLAGS_header);
+    while (std::optional<LineReader::Line> line = reader.Next()) {
+      ++line_number_;
+      if (has_header && line_number_ == 1) {
+        if (!line->too_long) header_ = SplitCsvHeader(line->text);
+        continue;
+      }
+      if (std::optional<int> exit_code = HandleLine(*line)) return *exit_code;
+    }
+    if (!reader.status().ok()) {
+      std::fprintf(log_, "rffstream: %s: %s\n", input_name_.c_str(),
+                   std::string(reader.status().message()).c_str());
+      return kExitIoError;
+    }
+    if (!learner_.has_value() && !pending_.empty()) {
+      if (std::optional<int> exit_code = StartLearner()) return *exit_code;
+    }
+    if (absl::Status status = writer_.Close(); !status.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(status.message()).c_str());
+      return kExitIoError;
+    }
+    if (!quiet_) {
+      progress_.Finish(metrics_, line_number_, predicted_only_, rejected_);
+      if (rejected_ > max_error_messages_) {
+        std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
+                     rejected_ - max_error_messages_);
+      }
+    }
+    return kExitSuccess;
+  }
+
+ private:
+  // nullopt to go on, or the exit code to stop with.
+  std::optional<int> HandleLine(const LineReader::Line& line) {
+    if (line.too_long) {
+      return Reject(absl::StrCat("line longer than ", absl::GetFlag(FLAGS_max_line_bytes),
+                                 " bytes (--max_line_bytes)"));
+    }
+    if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) {
+      EmitEmptyLine();
+      return std::nullopt;
+    }
+    if (!parser_.has_value()) {
+      if (std::optional<int> exit_code = StartParser(line.text)) return *exit_code;
+    }
+    absl::StatusOr<std::optional<double>> target = parser_->Parse(line.text, inputs_);
+    if (!target.ok()) return Reject(std::string(target.status().message()));
+    if (learner_.has_value()) {
+      Process(inputs_, *target);
+      return std::nullopt;
+    }
+    pending_.push_back(PendingLine{line_number_, false, inputs_, *target});
+    if (static_cast<int>(pending_.size()) >= standardize_lines_) return StartLearner();
+    return std::nullopt;
+  }
+
+  std::optional<int> StartParser(std::string_view first_data_line) {
+    const int num_fields =
+        header_.empty() ? CountCsvFields(first_data_line) : static_cast<int>(header_.size());
+    if (num_fields < 2) {
+      std::fprintf(log_, "rffstream: %s: line %" PRId64
+                   ": need at least 2 columns (inputs and a target), got %d\n",
+                   input_name_.c_str(), line_number_, num_fields);
+      return kExitBadInput;
+    }
+    absl::StatusOr<int> target_column =
+        ResolveTargetColumn(absl::GetFlag(FLAGS_target), num_fields, header_);
+    if (!target_column.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(target_column.status().message()).c_str());
+      return kExitUsageError;
+    }
+    parser_.emplace(num_fields, *target_column);
+    inputs_.assign(parser_->num_inputs(), 0.0);
+    return std::nullopt;
+  }
+
+  std::optional<int> StartLearner() {
+    absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags(parser_->num_inputs());
+    if (!config.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(config.status().message()).c_str());
+      return kExitUsageError;
+    }
+    if (standardize_lines_ > 0) {
+      InputStatistics statistics(parser_->num_inputs());
+      for (const PendingLine& pending : pending_) {
+        if (!pending.rejected) statistics.Add(pending.inputs);
+      }
+      config->features.input_offset = statistics.Means();
+      config->features.input_scale = statistics.StandardDeviations();
+    }
+    absl::StatusOr<Learner> learner = Learner::Create(*std::move(config));
+    if (!learner.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(learner.status().message()).c_str());
+      return kExitUsageError;
+    }
+    learner_.emplace(*std::move(learner));
+    for (const PendingLine& pending : pending_) {
+      if (pending.rejected) {
+        writer_.WriteEmptyLine();
+      } else {
+        Process(pending.inputs, pending.target);
+      }
+    }
+    pending_.clear();
+    pending_.shrink_to_fit();
+    return std::nullopt;
+  }
+
+  // The output line of a blank or rejected input line, now or in its turn.
+  void EmitEmptyLine() {
+    if (learner_.has_value()) {
+      writer_.WriteEmptyLine();
+    } else {
+      pending_.push_back(PendingLine{line_number_, /*rejected=*/true, {}, {}});
+    }
+  }
+
+  void Process(std::span<const double> inputs, std::optional<double> target) {
+    if (!target.has_value()) {
+      writer_.WritePrediction(learner_->Predict(inputs));
+      ++predicted_only_;
+      return;
+    }
+    const double prior = learner_->Learn(inputs, *target);
+    writer_.WritePrediction(prior);
+    metrics_.Add(prior, *target);
+    if (!quiet_) progress_.Update(metrics_);
+  }
+
+  std::optional<int> Reject(const std::string& reason) {
+    ++rejected_;
+    if (rejected_ <= max_error_messages_ || strict_) {
+      std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %s%s\n", input_name_.c_str(),
+                   line_number_, reason.c_str(), strict_ ? "" : " (skipped)");
+    }
+    if (strict_) return kExitBadInput;
+    EmitEmptyLine();
+    return std::nullopt;
+  }
+
+  PredictionWriter& writer_;
+  std::FILE* log_;
+  const bool quiet_;
+  const bool strict_;
+  const int standardize_lines_;
+  const std::int64_t max_error_messages_;
+  std::string input_name_;
+  std::vector<std::string> header_;
+  std::optional<CsvLineParser> parser_;
+  std::optional<Learner> learner_;
+  std::vector<double> inputs_;
+  std::vector<PendingLine> pending_;
+  RegressionMetrics metrics_;
+  ProgressTable progress_;
+  std::int64_t line_number_ = 0;
+  std::int64_t predicted_only_ = 0;
+  std::int64_t rejected_ = 0;
+};
+
+}  // namespace
+
+int RunLearnCommand() {
+  if (absl::Status status = ValidateFlags(); !status.ok()) {
+    std::fprintf(stderr, "rffstream learn: %s\n", std::string(status.message()).c_str());
+    return kExitUsageError;
+  }
+  const std::string input_path = absl::GetFlag(FLAGS_input);
+  int fd = STDIN_FILENO;
+  if (input_path != "-") {
+    fd = ::open(input_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      std::fprintf(stderr, "rffstream learn: cannot open input file %s: %s\n",
+                   input_path.c_str(), std::strerror(errno));
+      return kExitIoError;
+    }
+  }
+  absl::StatusOr<PredictionWriter> writer = PredictionWriter::Open(absl::GetFlag(FLAGS_predictions));
+  if (!writer.ok()) {
+    std::fprintf(stderr, "rffstream learn: %s\n", std::string(writer.status().message()).c_str());
+    return kExitIoError;
+  }
+  LineReader reader(fd, static_cast<std::size_t>(absl::GetFlag(FLAGS_max_line_bytes)));
+  LearnRun run(*writer, stderr);
+  const int exit_code = run.Run(reader, input_path == "-" ? "stdin" : input_path);
+  if (fd != STDIN_FILENO) ::close(fd);
+  return exit_code;
+}
+
+}  // namespace rffstream::app

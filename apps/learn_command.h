@@ -1,0 +1,15 @@
+// File: apps/learn_command.h
+//
+// `rffstream learn`: reads a CSV stream, predicts each line before learning
+// from it, writes the predictions and prints running metrics.
+#ifndef RFFSTREAM_APPS_LEARN_COMMAND_H_
+#define RFFSTREAM_APPS_LEARN_COMMAND_H_
+
+namespace rffstream::app {
+
+// Runs with the parsed command-line flags; returns the process exit code.
+int RunLearnCommand();
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_LEARN_COMMAND_H_

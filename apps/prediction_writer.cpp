@@ -1,0 +1,60 @@
+#include "prediction_writer.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace rffstream::app {
+
+absl::StatusOr<PredictionWriter> PredictionWriter::Open(const std::string& path) {
+  if (path.empty()) return PredictionWriter(nullptr, false, path);
+  if (path == "-") return PredictionWriter(stdout, false, "standard output");
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    return absl::NotFoundError(absl::StrCat("cannot open predictions file ", path,
+                                            " for writing: ", std::strerror(errno)));
+  }
+  return PredictionWriter(file, true, path);
+}
+
+PredictionWriter::PredictionWriter(std::FILE* file, bool owns_file, std::string path)
+    : file_(file), owns_file_(owns_file), path_(std::move(path)) {}
+
+PredictionWriter::PredictionWriter(PredictionWriter&& other) noexcept
+    : file_(other.file_), owns_file_(other.owns_file_), path_(std::move(other.path_)) {
+  other.file_ = nullptr;
+  other.owns_file_ = false;
+}
+
+PredictionWriter::~PredictionWriter() {
+  if (owns_file_ && file_ != nullptr) std::fclose(file_);
+}
+
+void PredictionWriter::WritePrediction(double prediction) {
+  if (file_ == nullptr) return;
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof(text) - 1, prediction);
+  *result.ptr = '\n';
+  std::fwrite(text, 1, static_cast<size_t>(result.ptr - text) + 1, file_);
+}
+
+void PredictionWriter::WriteEmptyLine() {
+  if (file_ != nullptr) std::fputc('\n', file_);
+}
+
+absl::Status PredictionWriter::Close() {
+  if (file_ == nullptr) return absl::OkStatus();
+  const bool failed = std::fflush(file_) != 0 || std::ferror(file_) != 0;
+  const int error = errno;
+  if (owns_file_) std::fclose(file_);
+  file_ = nullptr;
+  if (failed) {
+    return absl::DataLossError(
+        absl::StrCat("cannot write predictions to ", path_, ": ", std::strerror(error)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rffstream::app

@@ -1,0 +1,41 @@
+// File: apps/prediction_writer.h
+//
+// Writes one prediction per input line, buffered, in the shortest form that
+// reads back to the same double.
+#ifndef RFFSTREAM_APPS_PREDICTION_WRITER_H_
+#define RFFSTREAM_APPS_PREDICTION_WRITER_H_
+
+#include <cstdio>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace rffstream::app {
+
+class PredictionWriter {
+ public:
+  // path "" writes nothing, "-" writes to stdout, anything else to that file.
+  [[nodiscard]] static absl::StatusOr<PredictionWriter> Open(const std::string& path);
+
+  PredictionWriter(PredictionWriter&& other) noexcept;
+  PredictionWriter& operator=(PredictionWriter&&) = delete;
+  ~PredictionWriter();
+
+  void WritePrediction(double prediction);
+  // The line for an input line that gave no prediction (blank or rejected).
+  void WriteEmptyLine();
+  // Flushes (and closes a file); reports the first write error.
+  [[nodiscard]] absl::Status Close();
+
+ private:
+  PredictionWriter(std::FILE* file, bool owns_file, std::string path);
+
+  std::FILE* file_;
+  bool owns_file_;
+  std::string path_;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_PREDICTION_WRITER_H_

@@ -1,0 +1,46 @@
+// File: apps/progress_table.h
+//
+// The running progressive-validation table that `rffstream learn` prints to
+// stderr, in the manner of Vowpal Wabbit: one row at doubling sample counts
+// (or every N samples), and a summary at the end.
+#ifndef RFFSTREAM_APPS_PROGRESS_TABLE_H_
+#define RFFSTREAM_APPS_PROGRESS_TABLE_H_
+
+#include <cstdint>
+#include <cstdio>
+
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "rffstream/regression_metrics.h"
+
+namespace rffstream::app {
+
+class ProgressTable {
+ public:
+  // every == 0: rows at 1, 2, 4, 8, ... samples; otherwise every `every` samples.
+  ProgressTable(std::FILE* out, std::int64_t every);
+
+  // Call after each learned sample; prints a row when one is due.
+  void Update(const RegressionMetrics& metrics);
+
+  // Prints the last row (if not just printed) and the summary lines.
+  void Finish(const RegressionMetrics& metrics, std::int64_t lines_read,
+              std::int64_t predicted_only, std::int64_t rejected);
+
+ private:
+  void PrintHeader();
+  void PrintRow(const RegressionMetrics& metrics);
+  double SamplesPerSecond(std::int64_t samples) const;
+
+  std::FILE* out_;
+  std::int64_t every_;
+  std::int64_t next_row_at_;
+  std::int64_t last_row_count_ = 0;
+  double last_row_sum_squared_error_ = 0.0;
+  bool header_printed_ = false;
+  absl::Time start_ = absl::Now();
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_PROGRESS_TABLE_H_

@@ -1,0 +1,21 @@
+// File: apps/target_column.h
+//
+// Resolves `--target=last|first|NAME|INDEX` to a 0-based column.
+#ifndef RFFSTREAM_APPS_TARGET_COLUMN_H_
+#define RFFSTREAM_APPS_TARGET_COLUMN_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rffstream::app {
+
+// `header` is empty when the input has none; a NAME then is an error.
+[[nodiscard]] absl::StatusOr<int> ResolveTargetColumn(std::string_view spec, int num_fields,
+                                                      const std::vector<std::string>& header);
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_TARGET_COLUMN_H_

@@ -1,0 +1,54 @@
+// File: rffstream/csv_line_parser.h
+//
+// Turns one line of delimited numbers into a sample: the inputs and an
+// optional target. The same parser serves files, pipes and sockets. It does
+// not allocate: the caller owns the input buffer.
+//
+//   rffstream::CsvLineParser parser(/*num_fields=*/4, /*target_index=*/3);
+//   std::vector<double> x(parser.num_inputs());
+//   absl::StatusOr<std::optional<double>> target = parser.Parse("1,2,3,4.5", x);
+//   // *target == 4.5; an empty target field gives std::nullopt (predict only).
+#ifndef RFFSTREAM_CSV_LINE_PARSER_H_
+#define RFFSTREAM_CSV_LINE_PARSER_H_
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rffstream {
+
+class CsvLineParser {
+ public:
+  // REQUIRES: num_fields >= 2, 0 <= target_index < num_fields.
+  CsvLineParser(int num_fields, int target_index, char delimiter = ',');
+
+  int num_fields() const { return num_fields_; }
+  int num_inputs() const { return num_fields_ - 1; }
+  int target_index() const { return target_index_; }
+
+  // Parses `line` (a trailing '\r' is ignored) into `inputs`, the fields other
+  // than the target in their order. Returns the target, or nullopt when the
+  // target field is empty. Errors name the field (1-based) and the problem;
+  // on error `inputs` holds garbage. REQUIRES: inputs.size() == num_inputs().
+  [[nodiscard]] absl::StatusOr<std::optional<double>> Parse(std::string_view line,
+                                                            std::span<double> inputs) const;
+
+ private:
+  int num_fields_;
+  int target_index_;
+  char delimiter_;
+};
+
+// The fields of a header line, surrounding spaces and a trailing '\r' removed.
+std::vector<std::string> SplitCsvHeader(std::string_view line, char delimiter = ',');
+
+// The number of fields in a line.
+int CountCsvFields(std::string_view line, char delimiter = ',');
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_CSV_LINE_PARSER_H_

@@ -1,0 +1,81 @@
+// File: rffstream/feature_map.h
+//
+// Random Fourier features (Rahimi & Recht 2007) for a shift-invariant kernel:
+// a fixed map z(x) of length D with z(x)·z(y) ≈ k(x, y). Use it alone to feed
+// your own model, or through rffstream::Learner.
+//
+//   rffstream::FeatureMapConfig config;
+//   config.input_dimension = 3;
+//   config.num_features = 512;
+//   config.gamma = 0.5;
+//   absl::StatusOr<rffstream::FeatureMap> map = rffstream::FeatureMap::Create(config);
+//   if (!map.ok()) return map.status();
+//   std::vector<double> z(map->num_features());     // caller-owned output
+//   const double x[3] = {0.1, -2.0, 0.7};
+//   map->Map(x, z);                                  // no allocation
+#ifndef RFFSTREAM_FEATURE_MAP_H_
+#define RFFSTREAM_FEATURE_MAP_H_
+
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rffstream/feature_map_config.h"
+
+namespace rffstream {
+
+// Real is float or double: the precision of the stored frequencies and of the
+// arithmetic. The frequencies are sampled in double and rounded, so a float and
+// a double map built from one configuration agree to float precision.
+//
+// Thread safety: const methods may be called from many threads at once.
+template <class Real>
+class BasicFeatureMap {
+ public:
+  [[nodiscard]] static absl::StatusOr<BasicFeatureMap> Create(FeatureMapConfig config);
+
+  const FeatureMapConfig& config() const { return config_; }
+  int input_dimension() const { return config_.input_dimension; }
+  int num_features() const { return config_.num_features; }
+  // Distinct frequencies: D for the phase map, D/2 for the pair map.
+  int num_frequencies() const { return num_frequencies_; }
+
+  // z = z(x). REQUIRES: x.size() == input_dimension(), z.size() == num_features().
+  // Allocates nothing.
+  void Map(std::span<const Real> x, std::span<Real> z) const;
+
+  // Features first .. first + z.size() - 1 of z(x), for callers that consume
+  // the features in cache-sized pieces.
+  // REQUIRES: x.size() == input_dimension(), 0 <= first, first + z.size() <= num_features().
+  void MapRange(std::span<const Real> x, int first, std::span<Real> z) const;
+
+  // The effective projection (num_frequencies() rows of input_dimension()
+  // entries, the input transform folded in), the phases, and the scale:
+  // feature i is scale * cos(projection_i · x + offset_i) (pair map: cos then
+  // sin of the same argument).
+  std::span<const Real> projection() const { return projection_; }
+  std::span<const Real> offsets() const { return offsets_; }
+  Real scale() const { return scale_; }
+
+ private:
+  BasicFeatureMap(FeatureMapConfig config, int num_frequencies, std::vector<Real> projection,
+                  std::vector<Real> offsets, Real scale);
+
+  Real Argument(int frequency, std::span<const Real> x) const;
+
+  FeatureMapConfig config_;
+  int num_frequencies_;
+  std::vector<Real> projection_;
+  std::vector<Real> offsets_;
+  Real scale_;
+};
+
+using FeatureMap = BasicFeatureMap<double>;
+using FeatureMapF32 = BasicFeatureMap<float>;
+
+extern template class BasicFeatureMap<float>;
+extern template class BasicFeatureMap<double>;
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_FEATURE_MAP_H_

@@ -1,0 +1,68 @@
+// File: rffstream/feature_map_config.h
+//
+// The plain configuration of a random Fourier feature map. Validate() checks it
+// and names the first problem; every other part of the library assumes a
+// validated configuration.
+//
+//   rffstream::FeatureMapConfig config;
+//   config.input_dimension = 16;
+//   config.num_features = 1024;
+//   config.gamma = rffstream::GammaFromLengthscale(2.0);
+//   if (absl::Status status = config.Validate(); !status.ok()) { ... }
+#ifndef RFFSTREAM_FEATURE_MAP_CONFIG_H_
+#define RFFSTREAM_FEATURE_MAP_CONFIG_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace rffstream {
+
+// How the frequencies ω_i become features (see the README for the formulas).
+enum class FeatureMapKind {
+  // z = sqrt(1/m) [cos(ω_i·x), sin(ω_i·x)], m = D/2 frequencies.
+  kPair,
+  // z = sqrt(2/D) cos(ω_i·x + b_i), D frequencies, b_i ~ U[0, 2π).
+  kPhase,
+};
+
+// The shift-invariant kernel whose spectral density the frequencies are drawn from.
+enum class KernelKind {
+  kGaussian,  // k(x, y) = exp(-γ ‖x - y‖²), ω ~ N(0, 2γ I)
+};
+
+struct FeatureMapConfig {
+  int input_dimension = 0;
+  // D, the length of the feature vector. Even for the pair map.
+  int num_features = 256;
+  FeatureMapKind map = FeatureMapKind::kPhase;
+  KernelKind kernel = KernelKind::kGaussian;
+  // Kernel bandwidth in the scikit-learn convention k = exp(-γ ‖Δ‖²).
+  double gamma = 1.0;
+  // The frequencies are a deterministic function of the seed, identical on
+  // every platform and compiler.
+  std::uint64_t seed = 1;
+  // Optional affine input transform x' = (x - input_offset) / input_scale,
+  // applied before the kernel (input standardization). Empty means the
+  // identity; otherwise each has input_dimension entries. It is folded into
+  // the frequencies, so it costs nothing per sample.
+  std::vector<double> input_offset;
+  std::vector<double> input_scale;
+
+  [[nodiscard]] absl::Status Validate() const;
+};
+
+// γ for a Gaussian kernel written exp(-‖Δ‖² / (2ℓ²)) with lengthscale ℓ.
+double GammaFromLengthscale(double lengthscale);
+
+std::string_view FeatureMapKindName(FeatureMapKind kind);
+[[nodiscard]] absl::StatusOr<FeatureMapKind> ParseFeatureMapKind(std::string_view name);
+std::string_view KernelKindName(KernelKind kind);
+[[nodiscard]] absl::StatusOr<KernelKind> ParseKernelKind(std::string_view name);
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_FEATURE_MAP_CONFIG_H_

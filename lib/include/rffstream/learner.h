@@ -1,0 +1,80 @@
+// File: rffstream/learner.h
+//
+// The streaming learner: random Fourier features followed by recursive least
+// squares, with progressive-validation semantics. Predict() never changes the
+// model; Learn() returns the prediction it made *before* learning from the
+// sample, so averaging Learn()'s errors over a stream is an honest estimate of
+// out-of-sample error.
+//
+//   rffstream::LearnerConfig config;
+//   config.features.input_dimension = 2;
+//   config.features.num_features = 256;
+//   config.features.gamma = 0.5;
+//   absl::StatusOr<rffstream::Learner> learner = rffstream::Learner::Create(config);
+//   if (!learner.ok()) return learner.status();
+//   for (const auto& [x, y] : stream) {
+//     double prior = learner->Learn(x, y);  // x: std::span<const double>
+//   }
+//   double prediction = learner->Predict(x_new);
+//
+// Hot path: after Create(), Predict() and Learn() allocate nothing, take no
+// locks and throw nothing. Their inputs must already be validated (right size,
+// finite): see the REQUIRES lines.
+//
+// Threading: a Learner is not shared across threads without external
+// synchronization; Predict() on a const Learner may run on many threads at once.
+#ifndef RFFSTREAM_LEARNER_H_
+#define RFFSTREAM_LEARNER_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rffstream/feature_map.h"
+#include "rffstream/learner_config.h"
+#include "rffstream/rls.h"
+
+namespace rffstream {
+
+template <class Real>
+class BasicLearner {
+ public:
+  [[nodiscard]] static absl::StatusOr<BasicLearner> Create(LearnerConfig config);
+
+  const LearnerConfig& config() const { return config_; }
+  int input_dimension() const { return feature_map_.input_dimension(); }
+
+  // The current model's prediction for x. REQUIRES: x.size() ==
+  // input_dimension(), all finite.
+  Real Predict(std::span<const Real> x) const;
+
+  // Returns the a-priori prediction for x, then learns from (x, target).
+  // REQUIRES: x.size() == input_dimension(), x and target finite.
+  Real Learn(std::span<const Real> x, Real target);
+
+  std::int64_t samples_learned() const { return samples_learned_; }
+
+  // Ridge weights over the features, then the intercept (when enabled).
+  std::span<const Real> weights() const { return rls_.weights(); }
+  const BasicFeatureMap<Real>& feature_map() const { return feature_map_; }
+
+ private:
+  BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map);
+
+  LearnerConfig config_;
+  BasicFeatureMap<Real> feature_map_;
+  BasicRls<Real> rls_;
+  std::vector<Real> features_;  // scratch for Learn: z(x), then the intercept's 1
+  std::int64_t samples_learned_ = 0;
+};
+
+using Learner = BasicLearner<double>;
+using LearnerF32 = BasicLearner<float>;
+
+extern template class BasicLearner<float>;
+extern template class BasicLearner<double>;
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_LEARNER_H_

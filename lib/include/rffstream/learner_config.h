@@ -1,0 +1,28 @@
+// File: rffstream/learner_config.h
+//
+// The plain configuration of a Learner: the feature map plus the ridge
+// regression on top of it. Validate() names the first problem it finds.
+#ifndef RFFSTREAM_LEARNER_CONFIG_H_
+#define RFFSTREAM_LEARNER_CONFIG_H_
+
+#include "absl/status/status.h"
+#include "rffstream/feature_map_config.h"
+
+namespace rffstream {
+
+struct LearnerConfig {
+  FeatureMapConfig features;
+  // λ in w = (λ I + Σ z zᵀ)⁻¹ Σ z y. Features have ‖z‖² ≈ 1, so λ is roughly
+  // "how many samples' worth" of pull toward zero weights.
+  double ridge = 1e-3;
+  // β in (0, 1]: a sample t steps old weighs β^t. 1 = ordinary ridge regression.
+  double forgetting = 1.0;
+  // Append a constant feature 1 (regularized like the others) to fit an offset.
+  bool intercept = true;
+
+  [[nodiscard]] absl::Status Validate() const;
+};
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_LEARNER_CONFIG_H_

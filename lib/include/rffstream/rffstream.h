@@ -1,0 +1,25 @@
+// File: rffstream/rffstream.h
+//
+// The umbrella header: everything a program embedding rffstream needs.
+//
+//   #include <rffstream/rffstream.h>
+//
+//   rffstream::LearnerConfig config;
+//   config.features.input_dimension = 16;
+//   absl::StatusOr<rffstream::Learner> learner = rffstream::Learner::Create(config);
+//   double prior = learner->Learn(x, y);    // predict, then learn
+//   double prediction = learner->Predict(x);
+#ifndef RFFSTREAM_RFFSTREAM_H_
+#define RFFSTREAM_RFFSTREAM_H_
+
+#include "rffstream/csv_line_parser.h"
+#include "rffstream/feature_map.h"
+#include "rffstream/feature_map_config.h"
+#include "rffstream/input_statistics.h"
+#include "rffstream/learner.h"
+#include "rffstream/learner_config.h"
+#include "rffstream/regression_metrics.h"
+#include "rffstream/rls.h"
+#include "rffstream/version.h"
+
+#endif  // RFFSTREAM_RFFSTREAM_H_

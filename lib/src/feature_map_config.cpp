@@ -1,0 +1,90 @@
+#include "rffstream/feature_map_config.h"
+
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace rffstream {
+namespace {
+
+absl::Status ValidateTransform(const std::vector<double>& values, std::string_view name,
+                               int input_dimension, bool must_be_positive) {
+  if (values.empty()) return absl::OkStatus();
+  if (static_cast<int>(values.size()) != input_dimension) {
+    return absl::InvalidArgumentError(absl::StrCat("feature map: ", std::string(name), " has ", values.size(),
+                                                   " entries, expected input_dimension = ",
+                                                   input_dimension));
+  }
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (!std::isfinite(values[j]) || (must_be_positive && values[j] <= 0.0)) {
+      return absl::InvalidArgumentError(absl::StrCat("feature map: ", std::string(name), "[", j, "] = ",
+                                                     values[j], " is not ",
+                                                     must_be_positive ? "a positive finite number"
+                                                                      : "finite"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status FeatureMapConfig::Validate() const {
+  if (input_dimension <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("feature map: input_dimension must be positive, got ", input_dimension));
+  }
+  if (num_features <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("feature map: num_features must be positive, got ", num_features));
+  }
+  if (map == FeatureMapKind::kPair && num_features % 2 != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "feature map: the pair map needs an even num_features (cos and sin per frequency), got ",
+        num_features));
+  }
+  if (!std::isfinite(gamma) || gamma <= 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("feature map: gamma must be a positive finite number, got ", gamma));
+  }
+  if (absl::Status status = ValidateTransform(input_offset, "input_offset", input_dimension, false);
+      !status.ok()) {
+    return status;
+  }
+  return ValidateTransform(input_scale, "input_scale", input_dimension, true);
+}
+
+double GammaFromLengthscale(double lengthscale) { return 1.0 / (2.0 * lengthscale * lengthscale); }
+
+std::string_view FeatureMapKindName(FeatureMapKind kind) {
+  switch (kind) {
+    case FeatureMapKind::kPair:
+      return "pair";
+    case FeatureMapKind::kPhase:
+      return "phase";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<FeatureMapKind> ParseFeatureMapKind(std::string_view name) {
+  if (name == "pair") return FeatureMapKind::kPair;
+  if (name == "phase") return FeatureMapKind::kPhase;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown feature map '", std::string(name), "' (expected pair or phase)"));
+}
+
+std::string_view KernelKindName(KernelKind kind) {
+  switch (kind) {
+    case KernelKind::kGaussian:
+      return "gaussian";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<KernelKind> ParseKernelKind(std::string_view name) {
+  if (name == "gaussian") return KernelKind::kGaussian;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown kernel '", std::string(name), "' (expected gaussian)"));
+}
+
+}  // namespace rffstream

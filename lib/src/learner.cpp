@@ -1,0 +1,58 @@
+#include "rffstream/learner.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace rffstream {
+namespace {
+
+// Predict() maps the features a piece at a time into a stack buffer, so it
+// needs no scratch member and stays const and thread-safe.
+constexpr int kPredictChunk = 128;
+
+}  // namespace
+
+template <class Real>
+absl::StatusOr<BasicLearner<Real>> BasicLearner<Real>::Create(LearnerConfig config) {
+  if (absl::Status status = config.Validate(); !status.ok()) return status;
+  absl::StatusOr<BasicFeatureMap<Real>> feature_map =
+      BasicFeatureMap<Real>::Create(config.features);
+  if (!feature_map.ok()) return feature_map.status();
+  return BasicLearner(std::move(config), *std::move(feature_map));
+}
+
+template <class Real>
+BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map)
+    : config_(std::move(config)),
+      feature_map_(std::move(feature_map)),
+      rls_(feature_map_.num_features() + (config_.intercept ? 1 : 0), config_.ridge,
+           config_.forgetting),
+      features_(rls_.dimension(), Real{1}) {}
+
+template <class Real>
+Real BasicLearner<Real>::Predict(std::span<const Real> x) const {
+  const std::span<const Real> weights = rls_.weights();
+  const int num_features = feature_map_.num_features();
+  std::array<Real, kPredictChunk> chunk;
+  Real sum = config_.intercept ? weights[num_features] : Real{0};
+  for (int first = 0; first < num_features; first += kPredictChunk) {
+    const int count = std::min(kPredictChunk, num_features - first);
+    feature_map_.MapRange(x, first, std::span<Real>(chunk.data(), count));
+    for (int k = 0; k < count; ++k) sum += weights[first + k] * chunk[k];
+  }
+  return sum;
+}
+
+template <class Real>
+Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) {
+  // features_ keeps its trailing intercept entry 1 from construction.
+  feature_map_.Map(x, std::span<Real>(features_).first(feature_map_.num_features()));
+  ++samples_learned_;
+  return rls_.Learn(features_, target);
+}
+
+template class BasicLearner<float>;
+template class BasicLearner<double>;
+
+}  // namespace rffstream
