@@ -2,60 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <utility>
 
-#include "internal/random.h"
+#include "internal/frequency_sampler.h"
 #include "internal/trig.h"
 
 namespace rffstream {
-namespace {
-
-struct SampledFrequencies {
-  int count = 0;
-  std::vector<double> projection;  // count x input_dimension, row-major
-  std::vector<double> offsets;     // count
-};
-
-// Draws the frequencies in double, in a fixed order: all rows of ω first, then
-// the phases, so that the pair and the phase map of one seed share their
-// leading frequencies.
-SampledFrequencies SampleFrequencies(const FeatureMapConfig& config) {
-  SampledFrequencies sampled;
-  sampled.count =
-      config.map == FeatureMapKind::kPair ? config.num_features / 2 : config.num_features;
-  const int d = config.input_dimension;
-  internal::RandomEngine engine(config.seed);
-  sampled.projection.resize(static_cast<size_t>(sampled.count) * d);
-  const double frequency_scale = std::sqrt(2.0 * config.gamma);  // ω ~ N(0, 2γ I)
-  for (double& entry : sampled.projection) entry = frequency_scale * engine.NextStandardNormal();
-  sampled.offsets.assign(sampled.count, 0.0);
-  if (config.map == FeatureMapKind::kPhase) {
-    for (double& offset : sampled.offsets) offset = 2.0 * std::numbers::pi * engine.NextUniform();
-  }
-  return sampled;
-}
-
-// ω·((x - μ) / s) + b = (ω / s)·x + (b - (ω / s)·μ): the input transform is
-// folded into the projection and the phases, in double before rounding.
-void FoldInputTransform(const FeatureMapConfig& config, SampledFrequencies& sampled) {
-  const int d = config.input_dimension;
-  for (int i = 0; i < sampled.count; ++i) {
-    double* row = sampled.projection.data() + static_cast<size_t>(i) * d;
-    for (int j = 0; j < d; ++j) {
-      if (!config.input_scale.empty()) row[j] /= config.input_scale[j];
-      if (!config.input_offset.empty()) sampled.offsets[i] -= row[j] * config.input_offset[j];
-    }
-  }
-}
-
-}  // namespace
 
 template <class Real>
 absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapConfig config) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
-  SampledFrequencies sampled = SampleFrequencies(config);
-  FoldInputTransform(config, sampled);
+  internal::SampledFrequencies sampled = internal::SampleFrequencies(config);
+  internal::FoldInputTransform(config, sampled);
   const double scale = config.map == FeatureMapKind::kPair
                            ? std::sqrt(1.0 / sampled.count)
                            : std::sqrt(2.0 / config.num_features);
