@@ -1,0 +1,178 @@
+// End-to-end tests of `rffstream learn`: the built binary, run by the shell
+// with real files for standard input, output and error.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "rffstream_test_XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+RunResult RunApp(const std::string& arguments, const std::string& input) {
+  TempDir dir;
+  const auto in = dir.path() / "in", out = dir.path() / "out", err = dir.path() / "err";
+  std::ofstream(in) << input;
+  const std::string command = std::string(RFFSTREAM_APP_PATH) + " " + arguments + " < " +
+                              in.string() + " > " + out.string() + " 2> " + err.string();
+  const int status = std::system(command.c_str());
+  RunResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = ReadFile(out);
+  result.err = ReadFile(err);
+  return result;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string SmoothCsv(int lines) {
+  std::string csv;
+  for (int t = 0; t < lines; ++t) {
+    const double a = std::sin(0.1 * t), b = std::cos(0.07 * t);
+    csv += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(a * b + a) + "\n";
+  }
+  return csv;
+}
+
+TEST_CASE("learn writes one prediction per line and a summary", "[app]") {
+  const RunResult result = RunApp("learn --predictions=- --features=64", SmoothCsv(300));
+  CHECK(result.exit_code == 0);
+  CHECK(Lines(result.out).size() == 300);
+  CHECK(result.err.find("finished: 300 lines read, 300 learned, 0 predicted only, 0 rejected") !=
+        std::string::npos);
+  CHECK(result.err.find("progressive validation: rmse") != std::string::npos);
+}
+
+TEST_CASE("learn skips bad lines with their line numbers and keeps the rest", "[app][errors]") {
+  const std::string input = "1,2,3\n1,2\n4,5,6\nx,1,2\n7,8,nan\n1,2,3,4\n0.5,0.5,1\n";
+  const RunResult result = RunApp("learn --predictions=- --features=16", input);
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 7);
+  CHECK(lines[1].empty());  // rejected lines keep their place as empty lines
+  CHECK(lines[3].empty());
+  CHECK_FALSE(lines[6].empty());
+  CHECK(result.err.find("stdin: line 2: expected 3 fields, got 2 (skipped)") != std::string::npos);
+  CHECK(result.err.find("stdin: line 4: field 1: 'x' is not a number (skipped)") !=
+        std::string::npos);
+  CHECK(result.err.find("stdin: line 5: field 3: 'nan' is not finite (NaN/Inf) (skipped)") !=
+        std::string::npos);
+  CHECK(result.err.find("stdin: line 6: expected 3 fields, got 4 (skipped)") != std::string::npos);
+  CHECK(result.err.find("3 learned, 0 predicted only, 4 rejected") != std::string::npos);
+}
+
+TEST_CASE("learn rejects an over-long line and goes on", "[app][errors]") {
+  const std::string input = "1,2,3\n" + std::string(500, '1') + ",2,3\n4,5,6\n";
+  const RunResult result = RunApp("learn --predictions=- --features=16 --max_line_bytes=100", input);
+  CHECK(result.exit_code == 0);
+  CHECK(Lines(result.out).size() == 3);
+  CHECK(result.err.find("line 2: line longer than 100 bytes (--max_line_bytes) (skipped)") !=
+        std::string::npos);
+}
+
+TEST_CASE("learn --strict stops at the first bad line with exit code 3", "[app][errors]") {
+  const RunResult result = RunApp("learn --strict --features=16", "1,2,3\n4,oops,6\n7,8,9\n");
+  CHECK(result.exit_code == 3);
+  CHECK(result.err.find("stdin: line 2: field 2: 'oops' is not a number") != std::string::npos);
+}
+
+TEST_CASE("learn predicts but does not learn lines without a target", "[app]") {
+  const RunResult result = RunApp("learn --predictions=- --features=16", "1,2,3\n4,5,\n7,8,9\n");
+  CHECK(result.exit_code == 0);
+  CHECK(Lines(result.out).size() == 3);
+  CHECK(result.err.find("2 learned, 1 predicted only, 0 rejected") != std::string::npos);
+}
+
+TEST_CASE("learn reads a header and a target by name", "[app]") {
+  const RunResult result =
+      RunApp("learn --header --target=y --predictions=- --features=16 --quiet",
+             "y,a,b\n1,2,3\n4,5,6\n");
+  CHECK(result.exit_code == 0);
+  CHECK(Lines(result.out).size() == 2);
+  CHECK(result.err.empty());
+}
+
+TEST_CASE("learn with a warm-up window still answers every line in order", "[app]") {
+  const RunResult result =
+      RunApp("learn --standardize=50 --predictions=- --features=32 --quiet", SmoothCsv(120));
+  CHECK(result.exit_code == 0);
+  CHECK(Lines(result.out).size() == 120);
+}
+
+TEST_CASE("learn usage errors exit with code 2", "[app][errors]") {
+  SECTION("unknown target column") {
+    const RunResult result = RunApp("learn --target=price", "1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("--target=price: a column name needs a header row (--header)") !=
+          std::string::npos);
+  }
+  SECTION("bad map") {
+    const RunResult result = RunApp("learn --map=sine", "1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("unknown feature map 'sine'") != std::string::npos);
+  }
+  SECTION("gamma and lengthscale together") {
+    const RunResult result = RunApp("learn --gamma=1 --lengthscale=2", "1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("--gamma and --lengthscale are exclusive") != std::string::npos);
+  }
+  SECTION("unknown command") {
+    CHECK(RunApp("teach", "").exit_code == 2);
+  }
+}
+
+TEST_CASE("learn reports a missing input file with exit code 1", "[app][errors]") {
+  const RunResult result = RunApp("learn --input=/nonexistent/data.csv", "");
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("cannot open input file /nonexistent/data.csv: No such file or directory") !=
+        std::string::npos);
+}
+
+TEST_CASE("generate piped into learn fits Mackey-Glass", "[app]") {
+  TempDir dir;
+  const auto err = dir.path() / "err";
+  const std::string app = RFFSTREAM_APP_PATH;
+  const std::string command = app + " generate --samples=3000 | " + app +
+                              " learn --features=128 2> " + err.string();
+  REQUIRE(std::system(command.c_str()) == 0);
+  const std::string log = ReadFile(err);
+  const size_t summary = log.find("progressive validation");
+  REQUIRE(summary != std::string::npos);
+  CHECK(std::stod(log.substr(log.find("r2 ", summary) + 3)) > 0.99);
+}
+
+}  // namespace

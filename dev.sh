@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# rffstream developer entry point: installs what is missing (Debian bookworm),
+# configures, builds, then runs the demo or the test suite.
+#
+#   ./dev.sh demo    generate a Mackey-Glass series and learn it from a pipe
+#   ./dev.sh test    build and run the whole test suite
+#   ./dev.sh build   install and build only
+set -euo pipefail
+cd "$(dirname "$0")"
+
+readonly PACKAGES=(cmake ninja-build g++ libxsimd-dev libeigen3-dev libbenchmark-dev catch2
+                   libabsl-dev libsleef-dev)
+readonly BUILD_DIR=build
+
+install_missing_packages() {
+  local missing=()
+  for package in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "dev.sh: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+build() {
+  install_missing_packages
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD_DIR" -j "$(nproc)"
+}
+
+case "${1:-}" in
+  demo)
+    build
+    echo "== rffstream generate --series=mackey-glass --samples=20000 | rffstream learn" >&2
+    "$BUILD_DIR/apps/rffstream" generate --series=mackey-glass --samples=20000 |
+      "$BUILD_DIR/apps/rffstream" learn --features=256
+    ;;
+  test)
+    build
+    cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)"
+    ;;
+  build)
+    build
+    ;;
+  *)
+    echo "usage: $0 demo|test|build" >&2
+    exit 2
+    ;;
+esac
