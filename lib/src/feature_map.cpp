@@ -42,7 +42,7 @@ Real BasicFeatureMap<Real>::Argument(int frequency, std::span<const Real> x) con
 }
 
 template <class Real>
-void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) const {
+void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) const noexcept {
   if (config_.map == FeatureMapKind::kPhase) {
     for (int i = 0; i < num_frequencies_; ++i) z[i] = Argument(i, x);
     internal::ScaledCosInPlace(z, scale_);
@@ -57,7 +57,7 @@ void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) cons
 
 template <class Real>
 void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
-                                     std::span<Real> z) const {
+                                     std::span<Real> z) const noexcept {
   const int count = static_cast<int>(z.size());
   for (int k = 0; k < count; ++k) z[k] = Argument((first + k) % num_frequencies_, x);
   if (config_.map == FeatureMapKind::kPhase) {

@@ -31,7 +31,7 @@ BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> fea
       features_(rls_.dimension(), Real{1}) {}
 
 template <class Real>
-Real BasicLearner<Real>::Predict(std::span<const Real> x) const {
+Real BasicLearner<Real>::Predict(std::span<const Real> x) const noexcept {
   const std::span<const Real> weights = rls_.weights();
   const int num_features = feature_map_.num_features();
   std::array<Real, kPredictChunk> chunk;
@@ -45,7 +45,7 @@ Real BasicLearner<Real>::Predict(std::span<const Real> x) const {
 }
 
 template <class Real>
-Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) {
+Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) noexcept {
   // features_ keeps its trailing intercept entry 1 from construction.
   feature_map_.Map(x, std::span<Real>(features_).first(feature_map_.num_features()));
   ++samples_learned_;

@@ -42,12 +42,12 @@ class BasicFeatureMap {
 
   // z = z(x). REQUIRES: x.size() == input_dimension(), z.size() == num_features().
   // Allocates nothing.
-  void Map(std::span<const Real> x, std::span<Real> z) const;
+  void Map(std::span<const Real> x, std::span<Real> z) const noexcept;
 
   // Features first .. first + z.size() - 1 of z(x), for callers that consume
   // the features in cache-sized pieces.
   // REQUIRES: x.size() == input_dimension(), 0 <= first, first + z.size() <= num_features().
-  void MapRange(std::span<const Real> x, int first, std::span<Real> z) const;
+  void MapRange(std::span<const Real> x, int first, std::span<Real> z) const noexcept;
 
   // The effective projection (num_frequencies() rows of input_dimension()
   // entries, the input transform folded in), the phases, and the scale:

@@ -47,11 +47,11 @@ class BasicLearner {
 
   // The current model's prediction for x. REQUIRES: x.size() ==
   // input_dimension(), all finite.
-  Real Predict(std::span<const Real> x) const;
+  Real Predict(std::span<const Real> x) const noexcept;
 
   // Returns the a-priori prediction for x, then learns from (x, target).
   // REQUIRES: x.size() == input_dimension(), x and target finite.
-  Real Learn(std::span<const Real> x, Real target);
+  Real Learn(std::span<const Real> x, Real target) noexcept;
 
   std::int64_t samples_learned() const { return samples_learned_; }
 

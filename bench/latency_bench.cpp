@@ -1,0 +1,114 @@
+// Latency distribution of single-sample Predict and Learn, the figure that
+// matters to a host system with a deadline: p50, p99, p99.9 and max over many
+// calls after a warm-up, each call timed on its own.
+//
+//   build/bench/latency_bench [--calls=1000000] [--features=64,256,1024]
+//
+// The baseline in the same run is the naive textbook learner
+// (bench/naive_learner.h), timed the same way for a smaller number of calls.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "naive_learner.h"
+#include "rffstream/learner.h"
+
+namespace rffstream {
+namespace {
+
+constexpr int kInputDimension = 16;
+constexpr int kWarmUpCalls = 20000;
+constexpr int kDistinctInputs = 4096;
+
+struct Percentiles {
+  double p50, p99, p999, max;
+};
+
+Percentiles Summarize(std::vector<double>& nanoseconds) {
+  const auto at = [&](double quantile) {
+    const size_t index = std::min(nanoseconds.size() - 1,
+                                  static_cast<size_t>(quantile * nanoseconds.size()));
+    std::nth_element(nanoseconds.begin(), nanoseconds.begin() + index, nanoseconds.end());
+    return nanoseconds[index];
+  };
+  return {at(0.5), at(0.99), at(0.999), *std::max_element(nanoseconds.begin(), nanoseconds.end())};
+}
+
+// Times `call(t)` once per iteration after a warm-up; returns microseconds.
+template <class Call>
+Percentiles Measure(long calls, Call&& call) {
+  for (int t = 0; t < kWarmUpCalls; ++t) call(t);
+  std::vector<double> nanoseconds(calls);  // allocated before timing starts
+  for (long t = 0; t < calls; ++t) {
+    const auto start = std::chrono::steady_clock::now();
+    call(t);
+    const auto stop = std::chrono::steady_clock::now();
+    nanoseconds[t] = std::chrono::duration<double, std::nano>(stop - start).count();
+  }
+  Percentiles result = Summarize(nanoseconds);
+  for (double* value : {&result.p50, &result.p99, &result.p999, &result.max}) *value /= 1000.0;
+  return result;
+}
+
+void Print(const char* what, int features, long calls, const Percentiles& p) {
+  std::printf("%-14s D=%-5d calls=%-8ld p50 %8.2f us  p99 %8.2f us  p99.9 %8.2f us  max %9.2f us\n",
+              what, features, calls, p.p50, p.p99, p.p999, p.max);
+}
+
+void Run(int features, long calls) {
+  LearnerConfig config;
+  config.features.input_dimension = kInputDimension;
+  config.features.num_features = features;
+  config.features.gamma = 1.0 / kInputDimension;
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  if (!learner.ok()) std::abort();
+  std::vector<std::vector<double>> inputs(kDistinctInputs, std::vector<double>(kInputDimension));
+  for (int t = 0; t < kDistinctInputs; ++t) {
+    for (int j = 0; j < kInputDimension; ++j) inputs[t][j] = std::sin(0.37 * t + 1.3 * j);
+  }
+  volatile double sink = 0;
+  Print("Learn", features, calls, Measure(calls, [&](long t) {
+          const std::vector<double>& x = inputs[t % kDistinctInputs];
+          sink = learner->Learn(x, x[0] * x[1]);
+        }));
+  Print("Predict", features, calls, Measure(calls, [&](long t) {
+          sink = learner->Predict(inputs[t % kDistinctInputs]);
+        }));
+  const long naive_calls = std::max(1000L, calls / 100);
+  bench::NaiveLearner naive(learner->feature_map(), config.ridge);
+  Print("NaiveLearn", features, naive_calls, Measure(naive_calls, [&](long t) {
+          const std::vector<double>& x = inputs[t % kDistinctInputs];
+          sink = naive.Learn(x, x[0] * x[1]);
+        }));
+}
+
+}  // namespace
+}  // namespace rffstream
+
+int main(int argc, char** argv) {
+  long calls = 1000000;
+  std::vector<int> features = {64, 256, 1024};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--calls=", 8) == 0) {
+      calls = std::atol(argv[i] + 8);
+    } else if (std::strncmp(argv[i], "--features=", 11) == 0) {
+      features.clear();
+      for (const char* p = argv[i] + 11; *p != '\0';) {
+        features.push_back(std::atoi(p));
+        p = std::strchr(p, ',');
+        if (p == nullptr) break;
+        ++p;
+      }
+    } else {
+      std::fprintf(stderr, "usage: %s [--calls=N] [--features=D1,D2,...]\n", argv[0]);
+      return 2;
+    }
+  }
+  for (int d : features) rffstream::Run(d, calls);
+  return 0;
+}

@@ -1,0 +1,108 @@
+// The hot-path contract of learner.h: after Create(), Predict() and Learn()
+// allocate nothing and throw nothing, and Predict() on a const Learner is safe
+// from many threads. Allocations are counted by replacing the global operator
+// new for this test binary. Run under ThreadSanitizer
+// (-DCMAKE_CXX_FLAGS=-fsanitize=thread) for the threading half of the contract.
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "rffstream/rffstream.h"
+
+namespace {
+std::atomic<long> allocation_count{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  if (void* pointer = std::malloc(size == 0 ? 1 : size)) return pointer;
+  throw std::bad_alloc();
+}
+void operator delete(void* pointer) noexcept { std::free(pointer); }
+void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
+
+namespace rffstream {
+namespace {
+
+static_assert(noexcept(std::declval<Learner&>().Learn(std::span<const double>(), 0.0)));
+static_assert(noexcept(std::declval<const Learner&>().Predict(std::span<const double>())));
+static_assert(noexcept(std::declval<const FeatureMap&>().Map(std::span<const double>(),
+                                                             std::span<double>())));
+
+template <class Real>
+BasicLearner<Real> MakeLearner(FeatureMapKind map, double forgetting) {
+  LearnerConfig config;
+  config.features.input_dimension = 16;
+  config.features.num_features = 256;
+  config.features.gamma = 0.05;
+  config.features.map = map;
+  config.forgetting = forgetting;
+  absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(config);
+  REQUIRE(learner.ok());
+  return *std::move(learner);
+}
+
+template <class Real>
+void CheckNoAllocation(FeatureMapKind map, double forgetting) {
+  BasicLearner<Real> learner = MakeLearner<Real>(map, forgetting);
+  std::vector<Real> x(16);
+  const long before = allocation_count.load();
+  Real sink = 0;
+  for (int t = 0; t < 1000; ++t) {
+    for (int j = 0; j < 16; ++j) x[j] = static_cast<Real>(std::sin(0.1 * t + j));
+    sink += learner.Learn(x, x[0]);
+    sink += learner.Predict(x);
+  }
+  const long allocations = allocation_count.load() - before;
+  CHECK(std::isfinite(sink));
+  CHECK(allocations == 0);
+}
+
+TEST_CASE("Learn and Predict do not allocate", "[hot_path]") {
+  for (FeatureMapKind map : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
+    for (double forgetting : {1.0, 0.99}) {
+      CheckNoAllocation<double>(map, forgetting);
+      CheckNoAllocation<float>(map, forgetting);
+    }
+  }
+}
+
+TEST_CASE("The allocation counter does count", "[hot_path]") {
+  const long before = allocation_count.load();
+  auto* vector = new std::vector<int>(100);
+  delete vector;
+  CHECK(allocation_count.load() - before == 2);
+}
+
+TEST_CASE("Predict on a const learner is safe from many threads", "[hot_path][threads]") {
+  Learner learner = MakeLearner<double>(FeatureMapKind::kPhase, 1.0);
+  std::vector<std::vector<double>> inputs(64, std::vector<double>(16));
+  for (int t = 0; t < 64; ++t) {
+    for (int j = 0; j < 16; ++j) inputs[t][j] = std::cos(0.3 * t + j);
+    learner.Learn(inputs[t], inputs[t][3]);
+  }
+  const Learner& shared = learner;
+  std::vector<double> expected(64);
+  for (int t = 0; t < 64; ++t) expected[t] = shared.Predict(inputs[t]);
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int thread = 0; thread < 4; ++thread) {
+    threads.emplace_back([&] {
+      for (int repeat = 0; repeat < 50; ++repeat) {
+        for (int t = 0; t < 64; ++t) {
+          if (shared.Predict(inputs[t]) != expected[t]) mismatches.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(mismatches.load() == 0);
+}
+
+}  // namespace
+}  // namespace rffstream
