@@ -10,16 +10,16 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 void RegressionMetrics::Add(double prediction, double target) {
   const double error = target - prediction;
-  ++count_;
-  sum_squared_error_ += error * error;
-  sum_absolute_error_ += std::abs(error);
-  const double delta = target - target_mean_;
-  target_mean_ += delta / static_cast<double>(count_);
-  target_squared_deviations_ += delta * (target - target_mean_);
+  ++state_.count;
+  state_.sum_squared_error += error * error;
+  state_.sum_absolute_error += std::abs(error);
+  const double delta = target - state_.target_mean;
+  state_.target_mean += delta / static_cast<double>(state_.count);
+  state_.target_squared_deviations += delta * (target - state_.target_mean);
 }
 
 double RegressionMetrics::mean_squared_error() const {
-  return count_ == 0 ? kNaN : sum_squared_error_ / static_cast<double>(count_);
+  return state_.count == 0 ? kNaN : state_.sum_squared_error / static_cast<double>(state_.count);
 }
 
 double RegressionMetrics::root_mean_squared_error() const {
@@ -27,12 +27,12 @@ double RegressionMetrics::root_mean_squared_error() const {
 }
 
 double RegressionMetrics::mean_absolute_error() const {
-  return count_ == 0 ? kNaN : sum_absolute_error_ / static_cast<double>(count_);
+  return state_.count == 0 ? kNaN : state_.sum_absolute_error / static_cast<double>(state_.count);
 }
 
 double RegressionMetrics::r_squared() const {
-  if (target_squared_deviations_ <= 0.0) return kNaN;
-  return 1.0 - sum_squared_error_ / target_squared_deviations_;
+  if (state_.target_squared_deviations <= 0.0) return kNaN;
+  return 1.0 - state_.sum_squared_error / state_.target_squared_deviations;
 }
 
 }  // namespace rffstream

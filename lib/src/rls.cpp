@@ -3,6 +3,9 @@
 #include <cassert>
 #include <cstddef>
 
+#include "absl/strings/str_cat.h"
+#include "internal/byte_buffer.h"
+
 namespace rffstream {
 
 template <class Real>
@@ -73,6 +76,35 @@ void BasicRls<Real>::RefreshRegularization() {
   for (int j = 0; j < dimension_; ++j) weights_[j] -= gain_[j] * (weight_i / denominator);
   // P -= α P e_i e_iᵀ P / (1 + α P_ii) = g gᵀ / (α (1 + α P_ii)).
   SubtractOuterProduct(gain_, refresh_strength_ * denominator);
+}
+
+template <class Real>
+void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
+  writer.WriteArray<Real>(covariance_);
+  writer.WriteArray<Real>(weights_);
+  writer.Write<std::int32_t>(next_refreshed_coordinate_);
+}
+
+template <class Real>
+absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
+  const auto dimension = static_cast<std::uint64_t>(dimension_);
+  if (absl::Status status = reader.ReadArray("RLS covariance", dimension * dimension, covariance_);
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = reader.ReadArray("RLS weights", dimension, weights_); !status.ok()) {
+    return status;
+  }
+  std::int32_t coordinate = 0;
+  if (absl::Status status = reader.Read("RLS refresh coordinate", coordinate); !status.ok()) {
+    return status;
+  }
+  if (coordinate < 0 || coordinate >= dimension_) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": RLS refresh coordinate ",
+                                            coordinate, " is outside [0, ", dimension_, ")"));
+  }
+  next_refreshed_coordinate_ = coordinate;
+  return absl::OkStatus();
 }
 
 template class BasicRls<float>;

@@ -23,6 +23,9 @@
 #include "rffstream/feature_map_config.h"
 
 namespace rffstream {
+namespace internal {
+class CheckpointAccess;
+}  // namespace internal
 
 // Real is float or double: the precision of the stored frequencies and of the
 // arithmetic. The frequencies are sampled in double and rounded, so a float and
@@ -58,6 +61,8 @@ class BasicFeatureMap {
   Real scale() const { return scale_; }
 
  private:
+  friend class internal::CheckpointAccess;
+
   BasicFeatureMap(FeatureMapConfig config, int num_frequencies, std::vector<Real> projection,
                   std::vector<Real> offsets, Real scale);
 

@@ -36,6 +36,9 @@
 #include "rffstream/rls.h"
 
 namespace rffstream {
+namespace internal {
+class CheckpointAccess;
+}  // namespace internal
 
 template <class Real>
 class BasicLearner {
@@ -60,6 +63,8 @@ class BasicLearner {
   const BasicFeatureMap<Real>& feature_map() const { return feature_map_; }
 
  private:
+  friend class internal::CheckpointAccess;
+
   BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map);
 
   LearnerConfig config_;

@@ -16,10 +16,25 @@ namespace rffstream {
 
 class RegressionMetrics {
  public:
+  // The complete state, for checkpoints.
+  struct State {
+    std::int64_t count = 0;
+    double sum_squared_error = 0.0;
+    double sum_absolute_error = 0.0;
+    // Welford's running mean and sum of squared deviations of the targets.
+    double target_mean = 0.0;
+    double target_squared_deviations = 0.0;
+  };
+
+  RegressionMetrics() = default;
+  explicit RegressionMetrics(const State& state) : state_(state) {}
+
   void Add(double prediction, double target);
 
-  std::int64_t count() const { return count_; }
-  double sum_squared_error() const { return sum_squared_error_; }
+  const State& state() const { return state_; }
+
+  std::int64_t count() const { return state_.count; }
+  double sum_squared_error() const { return state_.sum_squared_error; }
   // Each is NaN before the first sample.
   double mean_squared_error() const;
   double root_mean_squared_error() const;
@@ -29,12 +44,7 @@ class RegressionMetrics {
   double r_squared() const;
 
  private:
-  std::int64_t count_ = 0;
-  double sum_squared_error_ = 0.0;
-  double sum_absolute_error_ = 0.0;
-  // Welford's running mean and sum of squared deviations of the targets.
-  double target_mean_ = 0.0;
-  double target_squared_deviations_ = 0.0;
+  State state_;
 };
 
 }  // namespace rffstream

@@ -12,6 +12,7 @@
 #ifndef RFFSTREAM_RFFSTREAM_H_
 #define RFFSTREAM_RFFSTREAM_H_
 
+#include "rffstream/checkpoint.h"
 #include "rffstream/csv_line_parser.h"
 #include "rffstream/feature_map.h"
 #include "rffstream/feature_map_config.h"

@@ -27,7 +27,14 @@
 #include <span>
 #include <vector>
 
+#include "absl/status/status.h"
+
 namespace rffstream {
+namespace internal {
+class ByteReader;
+class ByteWriter;
+class CheckpointAccess;
+}  // namespace internal
 
 template <class Real>
 class BasicRls {
@@ -47,6 +54,12 @@ class BasicRls {
   std::span<const Real> weights() const { return weights_; }
 
  private:
+  friend class internal::CheckpointAccess;
+
+  // The complete learning state, for checkpoints.
+  void SaveState(internal::ByteWriter& writer) const;
+  [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader);
+
   // P -= g gᵀ / denominator, on the full matrix.
   void SubtractOuterProduct(std::span<const Real> gain, Real denominator);
   void RefreshRegularization();

@@ -1,0 +1,74 @@
+// File: rffstream/checkpoint.h
+//
+// Checkpoints: everything needed to continue learning exactly where a run
+// stopped — the configuration, the frequencies and phases, the RLS state, the
+// counters and the running metrics — in one binary file with a CRC-32C.
+//
+//   absl::Status saved = rffstream::SaveCheckpoint("model.rff", learner, metrics);
+//   absl::StatusOr<rffstream::Checkpoint> loaded = rffstream::LoadCheckpoint<double>("model.rff");
+//   if (!loaded.ok()) return loaded.status();  // names the file and the problem
+//   loaded->learner.Learn(x, y);               // bit-identical to never stopping
+//
+// Saving to a path is atomic: the bytes go to a temporary file in the same
+// directory, which is flushed and fsync'ed, renamed over the old file, and the
+// directory is fsync'ed. A crash at any moment leaves the old or the new
+// checkpoint, never a broken one. Loading verifies the magic, the format
+// version, the byte order, the precision and the checksum before it trusts a
+// single field, and never returns a partly loaded model.
+//
+// Format (version kCheckpointFormatVersion, independent of the library
+// version): "RFFCKPT\0", u32 format version, u32 byte-order mark 0x01020304,
+// u32 bytes per real (4 or 8), the payload, and the CRC-32C of all bytes
+// before it. Values are in the writing machine's byte order; a machine of the
+// other order rejects the file by its byte-order mark.
+#ifndef RFFSTREAM_CHECKPOINT_H_
+#define RFFSTREAM_CHECKPOINT_H_
+
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rffstream/learner.h"
+#include "rffstream/regression_metrics.h"
+
+namespace rffstream {
+
+inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+
+template <class Real>
+struct BasicCheckpoint {
+  BasicLearner<Real> learner;
+  RegressionMetrics metrics;
+};
+
+using Checkpoint = BasicCheckpoint<double>;
+using CheckpointF32 = BasicCheckpoint<float>;
+
+template <class Real>
+[[nodiscard]] absl::Status SaveCheckpoint(const std::string& path,
+                                          const BasicLearner<Real>& learner,
+                                          const RegressionMetrics& metrics);
+
+template <class Real>
+[[nodiscard]] absl::Status WriteCheckpoint(std::ostream& out, const BasicLearner<Real>& learner,
+                                           const RegressionMetrics& metrics);
+
+template <class Real>
+[[nodiscard]] absl::StatusOr<BasicCheckpoint<Real>> LoadCheckpoint(const std::string& path);
+
+// `source` names the stream in error messages.
+template <class Real>
+[[nodiscard]] absl::StatusOr<BasicCheckpoint<Real>> ReadCheckpoint(std::istream& in,
+                                                                   std::string_view source);
+
+// Bytes per real number (4 or 8) of the checkpoint at `path`, read from its
+// header, to choose between LoadCheckpoint<float> and LoadCheckpoint<double>.
+[[nodiscard]] absl::StatusOr<int> ReadCheckpointPrecision(const std::string& path);
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_CHECKPOINT_H_

@@ -1,0 +1,107 @@
+// File: internal/byte_buffer.h
+//
+// Serialization helpers for checkpoints: a writer that appends plain values
+// and arrays to a byte vector in the machine's byte order, and a bounds-checked
+// reader whose every failure names the field that could not be read.
+#ifndef RFFSTREAM_INTERNAL_BYTE_BUFFER_H_
+#define RFFSTREAM_INTERNAL_BYTE_BUFFER_H_
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace rffstream::internal {
+
+class ByteWriter {
+ public:
+  template <class T>
+  void Write(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
+    bytes_.insert(bytes_.end(), bytes, bytes + sizeof(T));
+  }
+
+  // The element count (u64), then the elements.
+  template <class T>
+  void WriteArray(std::span<const T> values) {
+    Write<std::uint64_t>(values.size());
+    const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
+    bytes_.insert(bytes_.end(), bytes, bytes + values.size_bytes());
+  }
+
+  std::vector<unsigned char>& bytes() { return bytes_; }
+
+ private:
+  std::vector<unsigned char> bytes_;
+};
+
+class ByteReader {
+ public:
+  // `source` names the input in error messages (a file name).
+  ByteReader(std::span<const unsigned char> bytes, std::string source)
+      : bytes_(bytes), source_(std::move(source)) {}
+
+  template <class T>
+  [[nodiscard]] absl::Status Read(std::string_view field, T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (bytes_.size() - position_ < sizeof(T)) return Truncated(field);
+    std::memcpy(&value, bytes_.data() + position_, sizeof(T));
+    position_ += sizeof(T);
+    return absl::OkStatus();
+  }
+
+  // Reads an array written by WriteArray, which must hold exactly
+  // `expected_count` elements.
+  template <class T>
+  [[nodiscard]] absl::Status ReadArray(std::string_view field, std::uint64_t expected_count,
+                                       std::vector<T>& values) {
+    return ReadArray(field, expected_count, /*may_be_empty=*/false, values);
+  }
+
+  // As ReadArray, but an empty array is accepted too.
+  template <class T>
+  [[nodiscard]] absl::Status ReadOptionalArray(std::string_view field, std::uint64_t expected_count,
+                                               std::vector<T>& values) {
+    return ReadArray(field, expected_count, /*may_be_empty=*/true, values);
+  }
+
+  std::size_t remaining() const { return bytes_.size() - position_; }
+  const std::string& source() const { return source_; }
+
+ private:
+  template <class T>
+  absl::Status ReadArray(std::string_view field, std::uint64_t expected_count, bool may_be_empty,
+                         std::vector<T>& values) {
+    std::uint64_t count = 0;
+    if (absl::Status status = Read(field, count); !status.ok()) return status;
+    if (count != expected_count && !(may_be_empty && count == 0)) {
+      return absl::DataLossError(absl::StrCat(source_, ": ", std::string(field), " has ", count,
+                                              " entries, expected ", expected_count));
+    }
+    if ((bytes_.size() - position_) / sizeof(T) < count) return Truncated(field);
+    values.resize(count);
+    std::memcpy(values.data(), bytes_.data() + position_, count * sizeof(T));
+    position_ += count * sizeof(T);
+    return absl::OkStatus();
+  }
+
+  absl::Status Truncated(std::string_view field) const {
+    return absl::DataLossError(
+        absl::StrCat(source_, ": truncated while reading ", std::string(field)));
+  }
+
+  std::span<const unsigned char> bytes_;
+  std::size_t position_ = 0;
+  std::string source_;
+};
+
+}  // namespace rffstream::internal
+
+#endif  // RFFSTREAM_INTERNAL_BYTE_BUFFER_H_

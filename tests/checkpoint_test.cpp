@@ -1,0 +1,211 @@
+#include "rffstream/checkpoint.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace rffstream {
+namespace {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "rffstream_ckpt_XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 32) {
+  LearnerConfig config;
+  config.features.input_dimension = 3;
+  config.features.num_features = features;
+  config.features.gamma = 0.3;
+  config.features.map = map;
+  config.features.seed = 5;
+  config.features.input_offset = {0.1, -0.2, 0.3};
+  config.features.input_scale = {1.5, 0.5, 2.0};
+  config.forgetting = forgetting;
+  config.ridge = 0.01;
+  return config;
+}
+
+template <class Real>
+std::vector<Real> Input(int t) {
+  return {static_cast<Real>(std::sin(0.3 * t)), static_cast<Real>(std::cos(0.17 * t)),
+          static_cast<Real>(std::sin(0.05 * t + 1))};
+}
+
+template <class Real>
+Real Target(int t) {
+  return static_cast<Real>(std::sin(0.3 * t) * std::cos(0.17 * t));
+}
+
+template <class Real>
+void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int to) {
+  for (int t = from; t < to; ++t) {
+    const std::vector<Real> x = Input<Real>(t);
+    metrics.Add(learner.Learn(x, Target<Real>(t)), Target<Real>(t));
+  }
+}
+
+template <class Real>
+void CheckResumeIsExact(FeatureMapKind map, double forgetting) {
+  TempDir dir;
+  absl::StatusOr<BasicLearner<Real>> uninterrupted = BasicLearner<Real>::Create(SmallConfig(map, forgetting));
+  absl::StatusOr<BasicLearner<Real>> first_half = BasicLearner<Real>::Create(SmallConfig(map, forgetting));
+  REQUIRE(uninterrupted.ok());
+  REQUIRE(first_half.ok());
+  RegressionMetrics metrics_uninterrupted, metrics_first;
+  Feed(*uninterrupted, metrics_uninterrupted, 0, 400);
+  Feed(*first_half, metrics_first, 0, 200);
+  REQUIRE(SaveCheckpoint(dir.File("model.rff"), *first_half, metrics_first).ok());
+  absl::StatusOr<BasicCheckpoint<Real>> resumed = LoadCheckpoint<Real>(dir.File("model.rff"));
+  REQUIRE(resumed.ok());
+  Feed(resumed->learner, resumed->metrics, 200, 400);
+  const std::span<const Real> a = uninterrupted->weights(), b = resumed->learner.weights();
+  REQUIRE(a.size() == b.size());
+  CHECK(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);  // bit-identical
+  const std::vector<Real> query = Input<Real>(1000);
+  CHECK(uninterrupted->Predict(query) == resumed->learner.Predict(query));
+  CHECK(resumed->learner.samples_learned() == 400);
+  CHECK(resumed->metrics.sum_squared_error() == metrics_uninterrupted.sum_squared_error());
+  CHECK(resumed->metrics.count() == 400);
+}
+
+TEST_CASE("Save, load and continue equals never stopping", "[checkpoint]") {
+  for (FeatureMapKind map : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
+    for (double forgetting : {1.0, 0.98}) {
+      CheckResumeIsExact<double>(map, forgetting);
+      CheckResumeIsExact<float>(map, forgetting);
+    }
+  }
+}
+
+TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 50);
+  std::stringstream stream;
+  REQUIRE(WriteCheckpoint(stream, *learner, metrics).ok());
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(stream, "memory");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->learner.Predict(Input<double>(7)) == learner->Predict(Input<double>(7)));
+  CHECK(loaded->learner.config().features.input_scale == learner->config().features.input_scale);
+}
+
+std::vector<char> SmallCheckpointBytes() {
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPair, 0.99, 4));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 10);
+  std::stringstream stream;
+  REQUIRE(WriteCheckpoint(stream, *learner, metrics).ok());
+  const std::string text = stream.str();
+  return {text.begin(), text.end()};
+}
+
+absl::Status LoadBytes(const std::vector<char>& bytes) {
+  std::stringstream stream(std::string(bytes.begin(), bytes.end()));
+  return ReadCheckpoint<double>(stream, "ckpt").status();
+}
+
+TEST_CASE("A flipped byte anywhere is rejected with the region's message", "[checkpoint][errors]") {
+  const std::vector<char> good = SmallCheckpointBytes();
+  REQUIRE(LoadBytes(good).ok());
+  for (size_t offset = 0; offset < good.size(); ++offset) {
+    std::vector<char> bad = good;
+    bad[offset] ^= 0x10;
+    const absl::Status status = LoadBytes(bad);
+    INFO("offset " << offset << " of " << good.size() << ": " << status.message());
+    REQUIRE_FALSE(status.ok());
+    const std::string message(status.message());
+    if (offset < 8) {
+      CHECK(message == "ckpt: not an rffstream checkpoint (bad magic bytes)");
+    } else if (offset < 12) {
+      CHECK(message.rfind("ckpt: unsupported checkpoint format version", 0) == 0);
+    } else if (offset < 16) {
+      CHECK(message == "ckpt: written on a machine of the other byte order (or corrupted header)");
+    } else if (offset < 20) {
+      CHECK(message.rfind("ckpt: precision field says", 0) == 0);
+    } else {
+      // Configuration, frequencies, P, weights, metrics, and the checksum itself.
+      CHECK(message == "ckpt: checksum mismatch (the file is corrupted or truncated)");
+    }
+  }
+}
+
+TEST_CASE("A checkpoint truncated anywhere is rejected", "[checkpoint][errors]") {
+  const std::vector<char> good = SmallCheckpointBytes();
+  for (size_t length = 0; length < good.size(); ++length) {
+    const absl::Status status = LoadBytes(std::vector<char>(good.begin(), good.begin() + length));
+    INFO("length " << length << ": " << status.message());
+    CHECK_FALSE(status.ok());
+  }
+}
+
+TEST_CASE("Loading with the wrong precision names both", "[checkpoint][errors]") {
+  TempDir dir;
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  REQUIRE(SaveCheckpoint(dir.File("f32.rff"), *learner, RegressionMetrics()).ok());
+  CHECK(*ReadCheckpointPrecision(dir.File("f32.rff")) == 4);
+  CHECK(LoadCheckpoint<double>(dir.File("f32.rff")).status().message() ==
+        dir.File("f32.rff") + ": holds a float32 model, not float64 (use --precision=float32)");
+}
+
+TEST_CASE("A missing checkpoint file is named", "[checkpoint][errors]") {
+  CHECK(LoadCheckpoint<double>("/nonexistent/model.rff").status().message() ==
+        "cannot open checkpoint /nonexistent/model.rff: No such file or directory");
+  CHECK(SaveCheckpoint<double>("/nonexistent/model.rff", *Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0)),
+                               RegressionMetrics())
+            .message()
+            .find("cannot create a temporary file for checkpoint /nonexistent/model.rff") == 0);
+}
+
+TEST_CASE("A save killed at any moment leaves a loadable checkpoint", "[checkpoint][crash]") {
+  TempDir dir;
+  const std::string path = dir.File("model.rff");
+  absl::StatusOr<Learner> old_model = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0, 256));
+  absl::StatusOr<Learner> new_model = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0, 256));
+  REQUIRE(old_model.ok());
+  REQUIRE(new_model.ok());
+  RegressionMetrics metrics;
+  Feed(*new_model, metrics, 0, 20);
+  REQUIRE(SaveCheckpoint(path, *old_model, RegressionMetrics()).ok());
+  const double old_prediction = old_model->Predict(Input<double>(3));
+  const double new_prediction = new_model->Predict(Input<double>(3));
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {  // saves over and over until killed
+      while (true) (void)SaveCheckpoint(path, *new_model, metrics);
+    }
+    ::usleep(1000 + 1500 * attempt);  // kill at a different point of a save each time
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    absl::StatusOr<Checkpoint> loaded = LoadCheckpoint<double>(path);
+    INFO("attempt " << attempt);
+    REQUIRE(loaded.ok());
+    const double prediction = loaded->learner.Predict(Input<double>(3));
+    CHECK((prediction == old_prediction || prediction == new_prediction));
+  }
+}
+
+}  // namespace
+}  // namespace rffstream
