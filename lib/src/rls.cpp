@@ -79,6 +79,11 @@ void BasicRls<Real>::RefreshRegularization() {
 }
 
 template <class Real>
+std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
+  return covariance_;
+}
+
+template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
   writer.WriteArray<Real>(covariance_);
   writer.WriteArray<Real>(weights_);

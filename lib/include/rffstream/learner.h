@@ -61,6 +61,7 @@ class BasicLearner {
   // Ridge weights over the features, then the intercept (when enabled).
   std::span<const Real> weights() const { return rls_.weights(); }
   const BasicFeatureMap<Real>& feature_map() const { return feature_map_; }
+  const BasicRls<Real>& rls() const { return rls_; }
 
  private:
   friend class internal::CheckpointAccess;

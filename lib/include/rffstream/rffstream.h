@@ -17,6 +17,7 @@
 #include "rffstream/feature_map.h"
 #include "rffstream/feature_map_config.h"
 #include "rffstream/input_statistics.h"
+#include "rffstream/json_export.h"
 #include "rffstream/learner.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/regression_metrics.h"

@@ -53,6 +53,10 @@ class BasicRls {
 
   std::span<const Real> weights() const { return weights_; }
 
+  // A copy of P = A⁻¹ as a full dimension() × dimension() row-major matrix
+  // (for inspection and export; allocates).
+  std::vector<Real> CovarianceMatrix() const;
+
  private:
   friend class internal::CheckpointAccess;
 

@@ -1,0 +1,37 @@
+// File: rffstream/json_export.h
+//
+// A readable JSON description of a learned model, enough for another program
+// to reproduce its predictions without rffstream:
+//
+//   prediction(x) = intercept_weight
+//                 + Σ_i weights[i] · scale · cos(frequencies[i]·x + phases[i])      (phase map)
+//
+//   prediction(x) = intercept_weight
+//                 + Σ_i weights[i]     · scale · cos(frequencies[i]·x + phases[i])
+//                 + Σ_i weights[m + i] · scale · sin(frequencies[i]·x + phases[i])  (pair map,
+//                                                              m = number of frequencies)
+//
+// x is the raw input: any input standardization is already folded into
+// "frequencies" and "phases" ("input_offset"/"input_scale" are informational).
+// Numbers are written with 17 significant digits, so they read back exactly.
+#ifndef RFFSTREAM_JSON_EXPORT_H_
+#define RFFSTREAM_JSON_EXPORT_H_
+
+#include <ostream>
+
+#include "rffstream/learner.h"
+
+namespace rffstream {
+
+struct JsonExportOptions {
+  // Also write P, the D×D inverse information matrix (large: D² numbers).
+  bool include_covariance = false;
+};
+
+template <class Real>
+void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
+                const JsonExportOptions& options = {});
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_JSON_EXPORT_H_

@@ -1,0 +1,85 @@
+#include "rffstream/json_export.h"
+
+#include <cstdio>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rffstream/version.h"
+
+namespace rffstream {
+namespace {
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+template <class Real>
+void WriteArray(std::ostream& out, std::span<const Real> values) {
+  out << '[';
+  for (size_t i = 0; i < values.size(); ++i) out << (i ? ", " : "") << Number(values[i]);
+  out << ']';
+}
+
+// A row-major matrix as an array of rows.
+template <class Real>
+void WriteMatrix(std::ostream& out, std::span<const Real> values, size_t columns,
+                 const char* indent) {
+  out << '[';
+  for (size_t row = 0; row * columns < values.size(); ++row) {
+    out << (row ? ",\n" : "\n") << indent;
+    WriteArray(out, values.subspan(row * columns, columns));
+  }
+  out << ']';
+}
+
+}  // namespace
+
+template <class Real>
+void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
+                const JsonExportOptions& options) {
+  const LearnerConfig& config = learner.config();
+  const BasicFeatureMap<Real>& map = learner.feature_map();
+  const std::span<const Real> weights = learner.weights();
+  const size_t num_features = static_cast<size_t>(map.num_features());
+  out << "{\n";
+  out << "  \"format\": \"rffstream-model\",\n";
+  out << "  \"library_version\": \"" << kVersion << "\",\n";
+  out << "  \"precision\": \"float" << 8 * sizeof(Real) << "\",\n";
+  out << "  \"kernel\": \"" << std::string(KernelKindName(config.features.kernel)) << "\",\n";
+  out << "  \"map\": \"" << std::string(FeatureMapKindName(config.features.map)) << "\",\n";
+  out << "  \"input_dimension\": " << map.input_dimension() << ",\n";
+  out << "  \"num_features\": " << num_features << ",\n";
+  out << "  \"num_frequencies\": " << map.num_frequencies() << ",\n";
+  out << "  \"gamma\": " << Number(config.features.gamma) << ",\n";
+  out << "  \"seed\": " << config.features.seed << ",\n";
+  out << "  \"ridge\": " << Number(config.ridge) << ",\n";
+  out << "  \"forgetting\": " << Number(config.forgetting) << ",\n";
+  out << "  \"samples_learned\": " << learner.samples_learned() << ",\n";
+  out << "  \"input_offset\": ";
+  WriteArray<double>(out, config.features.input_offset);
+  out << ",\n  \"input_scale\": ";
+  WriteArray<double>(out, config.features.input_scale);
+  out << ",\n  \"scale\": " << Number(map.scale()) << ",\n";
+  out << "  \"intercept\": " << (config.intercept ? "true" : "false") << ",\n";
+  out << "  \"intercept_weight\": " << Number(config.intercept ? weights[num_features] : 0) << ",\n";
+  out << "  \"weights\": ";
+  WriteArray(out, weights.first(num_features));
+  out << ",\n  \"phases\": ";
+  WriteArray(out, map.offsets());
+  out << ",\n  \"frequencies\": ";
+  WriteMatrix(out, map.projection(), static_cast<size_t>(map.input_dimension()), "    ");
+  if (options.include_covariance) {
+    const std::vector<Real> covariance = learner.rls().CovarianceMatrix();
+    out << ",\n  \"covariance\": ";
+    WriteMatrix<Real>(out, covariance, weights.size(), "    ");
+  }
+  out << "\n}\n";
+}
+
+template void ExportJson(const BasicLearner<float>&, std::ostream&, const JsonExportOptions&);
+template void ExportJson(const BasicLearner<double>&, std::ostream&, const JsonExportOptions&);
+
+}  // namespace rffstream
