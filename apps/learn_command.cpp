@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "checkpoint_schedule.h"
 #include "exit_codes.h"
 #include "line_reader.h"
 #include "prediction_writer.h"
@@ -53,6 +55,12 @@ ABSL_FLAG(int64_t, progress_every, 0,
 ABSL_FLAG(int64_t, max_line_bytes, 1 << 20, "longer input lines are rejected");
 ABSL_FLAG(int, max_error_messages, 10,
           "print at most this many rejected-line messages (all are counted in the summary)");
+ABSL_FLAG(std::string, load, "",
+          "start from this checkpoint (model, counters and metrics); model flags that differ "
+          "from it are an error");
+ABSL_FLAG(std::string, save, "", "save a checkpoint to FILE at the end (atomically)");
+ABSL_FLAG(int64_t, save_every, 0, "also save every N learned samples; 0 = off");
+ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off");
 
 namespace rffstream::app {
 namespace {
@@ -96,6 +104,52 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   return config;
 }
 
+// A flag the user set to something other than its default.
+template <class T>
+bool IsSetByUser(const absl::Flag<T>& flag) {
+  const absl::CommandLineFlag& handle = absl::GetFlagReflectionHandle(flag);
+  return handle.CurrentValue() != handle.DefaultValue();
+}
+
+// Model flags given together with --load must agree with the loaded model:
+// they are reported, never silently ignored.
+absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::string& path) {
+  std::string conflicts;
+  const auto conflict = [&](bool differs, const absl::CommandLineFlag& flag,
+                            const std::string& model_value) {
+    if (!differs) return;
+    absl::StrAppend(&conflicts, conflicts.empty() ? "" : ", ", "--", std::string(flag.Name()), "=",
+                    flag.CurrentValue(), " (the model has ", model_value, ")");
+  };
+  const FeatureMapConfig& features = model.features;
+  conflict(IsSetByUser(FLAGS_features) && absl::GetFlag(FLAGS_features) != features.num_features,
+           absl::GetFlagReflectionHandle(FLAGS_features), absl::StrCat(features.num_features));
+  conflict(IsSetByUser(FLAGS_map) && absl::GetFlag(FLAGS_map) != FeatureMapKindName(features.map),
+           absl::GetFlagReflectionHandle(FLAGS_map), std::string(FeatureMapKindName(features.map)));
+  conflict(IsSetByUser(FLAGS_kernel) &&
+               absl::GetFlag(FLAGS_kernel) != KernelKindName(features.kernel),
+           absl::GetFlagReflectionHandle(FLAGS_kernel),
+           std::string(KernelKindName(features.kernel)));
+  conflict(IsSetByUser(FLAGS_gamma) && absl::GetFlag(FLAGS_gamma) != features.gamma,
+           absl::GetFlagReflectionHandle(FLAGS_gamma), absl::StrCat(features.gamma));
+  conflict(IsSetByUser(FLAGS_lengthscale) &&
+               GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
+           absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
+  conflict(IsSetByUser(FLAGS_ridge) && absl::GetFlag(FLAGS_ridge) != model.ridge,
+           absl::GetFlagReflectionHandle(FLAGS_ridge), absl::StrCat(model.ridge));
+  conflict(IsSetByUser(FLAGS_forget) && absl::GetFlag(FLAGS_forget) != model.forgetting,
+           absl::GetFlagReflectionHandle(FLAGS_forget), absl::StrCat(model.forgetting));
+  conflict(IsSetByUser(FLAGS_intercept) && absl::GetFlag(FLAGS_intercept) != model.intercept,
+           absl::GetFlagReflectionHandle(FLAGS_intercept), model.intercept ? "true" : "false");
+  conflict(IsSetByUser(FLAGS_seed) && absl::GetFlag(FLAGS_seed) != features.seed,
+           absl::GetFlagReflectionHandle(FLAGS_seed), absl::StrCat(features.seed));
+  conflict(IsSetByUser(FLAGS_standardize), absl::GetFlagReflectionHandle(FLAGS_standardize),
+           "its own standardization");
+  if (conflicts.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("flags conflict with the model loaded from ", path, ": ", conflicts));
+}
+
 absl::Status ValidateFlags() {
   if (absl::GetFlag(FLAGS_standardize) < 0) {
     return absl::InvalidArgumentError("--standardize must be >= 0");
@@ -106,22 +160,49 @@ absl::Status ValidateFlags() {
   if (absl::GetFlag(FLAGS_progress_every) < 0) {
     return absl::InvalidArgumentError("--progress_every must be >= 0");
   }
+  if (absl::GetFlag(FLAGS_save_every) < 0 || absl::GetFlag(FLAGS_save_interval) < 0) {
+    return absl::InvalidArgumentError("--save_every and --save_interval must be >= 0");
+  }
+  if ((absl::GetFlag(FLAGS_save_every) > 0 || absl::GetFlag(FLAGS_save_interval) > 0) &&
+      absl::GetFlag(FLAGS_save).empty()) {
+    return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
+  }
   // Catch bad model flags before reading any input; the dimension is a stand-in.
   return LearnerConfigFromFlags(/*input_dimension=*/1).status();
 }
 
 // One run over one input stream. Owns the parser and the learner, which are
 // created once the first data line shows how many columns there are.
+// Whether a run learns from its labelled lines, or only predicts (and scores).
+enum class RunMode { kLearn, kPredict };
+
+// One run over one input stream. Owns the parser and the learner; the learner
+// comes from a checkpoint, or is created once the first data line shows how
+// many columns there are (and the standardization window is full).
 class LearnRun {
  public:
-  LearnRun(PredictionWriter& writer, std::FILE* log)
-      : writer_(writer),
+  LearnRun(RunMode mode, PredictionWriter& writer, std::FILE* log, CheckpointSchedule schedule)
+      : mode_(mode),
+        writer_(writer),
         log_(log),
         quiet_(absl::GetFlag(FLAGS_quiet)),
         strict_(absl::GetFlag(FLAGS_strict)),
         standardize_lines_(absl::GetFlag(FLAGS_standardize)),
         max_error_messages_(absl::GetFlag(FLAGS_max_error_messages)),
+        schedule_(std::move(schedule)),
         progress_(log, absl::GetFlag(FLAGS_progress_every)) {}
+
+  // Starts from a loaded model instead of a new one. Learning continues its
+  // metrics too; predicting scores only the new lines.
+  void Resume(Checkpoint checkpoint, std::string source) {
+    learner_.emplace(std::move(checkpoint.learner));
+    if (mode_ == RunMode::kLearn) {
+      metrics_ = checkpoint.metrics;
+      progress_.ContinueFrom(metrics_);
+    }
+    model_source_ = std::move(source);
+    schedule_.MarkSaved(learner_->samples_learned());
+  }
 
   // Returns the exit code.
   int Run(LineReader& reader, const std::string& input_name) {
@@ -148,12 +229,14 @@ class LearnRun {
       return kExitIoError;
     }
     if (!quiet_) {
-      progress_.Finish(metrics_, line_number_, predicted_only_, rejected_);
+      progress_.Finish(metrics_, line_number_, predicted_only_, rejected_,
+                       mode_ == RunMode::kLearn ? "learned" : "scored");
       if (rejected_ > max_error_messages_) {
         std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
                      rejected_ - max_error_messages_);
       }
     }
+    if (schedule_.enabled() && learner_.has_value() && !Save()) return kExitIoError;
     return kExitSuccess;
   }
 
@@ -185,6 +268,13 @@ class LearnRun {
   std::optional<int> StartParser(std::string_view first_data_line) {
     const int num_fields =
         header_.empty() ? CountCsvFields(first_data_line) : static_cast<int>(header_.size());
+    // Predicting with a model: a line of exactly its inputs has no target column.
+    if (learner_.has_value() && mode_ == RunMode::kPredict &&
+        num_fields == learner_->input_dimension()) {
+      parser_.emplace(num_fields, CsvLineParser::kNoTarget);
+      inputs_.assign(parser_->num_inputs(), 0.0);
+      return std::nullopt;
+    }
     if (num_fields < 2) {
       std::fprintf(log_, "rffstream: %s: line %" PRId64
                    ": need at least 2 columns (inputs and a target), got %d\n",
@@ -199,6 +289,12 @@ class LearnRun {
     }
     parser_.emplace(num_fields, *target_column);
     inputs_.assign(parser_->num_inputs(), 0.0);
+    if (learner_.has_value() && parser_->num_inputs() != learner_->input_dimension()) {
+      std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %d inputs, but the model from %s has %d\n",
+                   input_name_.c_str(), line_number_, parser_->num_inputs(), model_source_.c_str(),
+                   learner_->input_dimension());
+      return kExitBadInput;
+    }
     return std::nullopt;
   }
 
@@ -249,10 +345,22 @@ class LearnRun {
       ++predicted_only_;
       return;
     }
-    const double prior = learner_->Learn(inputs, *target);
+    const double prior =
+        mode_ == RunMode::kLearn ? learner_->Learn(inputs, *target) : learner_->Predict(inputs);
     writer_.WritePrediction(prior);
     metrics_.Add(prior, *target);
     if (!quiet_) progress_.Update(metrics_);
+    if (schedule_.Due(learner_->samples_learned())) Save();
+  }
+
+  // Saves the checkpoint now; a failure is reported and the run goes on.
+  bool Save() {
+    if (absl::Status status = SaveCheckpoint(schedule_.path(), *learner_, metrics_); !status.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(status.message()).c_str());
+      return false;
+    }
+    schedule_.MarkSaved(learner_->samples_learned());
+    return true;
   }
 
   std::optional<int> Reject(const std::string& reason) {
@@ -266,13 +374,16 @@ class LearnRun {
     return std::nullopt;
   }
 
+  const RunMode mode_;
   PredictionWriter& writer_;
   std::FILE* log_;
   const bool quiet_;
   const bool strict_;
   const int standardize_lines_;
   const std::int64_t max_error_messages_;
+  CheckpointSchedule schedule_;
   std::string input_name_;
+  std::string model_source_;
   std::vector<std::string> header_;
   std::optional<CsvLineParser> parser_;
   std::optional<Learner> learner_;
@@ -285,33 +396,65 @@ class LearnRun {
   std::int64_t rejected_ = 0;
 };
 
-}  // namespace
-
-int RunLearnCommand() {
+int RunStream(RunMode mode) {
+  const char* command = mode == RunMode::kLearn ? "rffstream learn" : "rffstream predict";
   if (absl::Status status = ValidateFlags(); !status.ok()) {
-    std::fprintf(stderr, "rffstream learn: %s\n", std::string(status.message()).c_str());
+    std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
     return kExitUsageError;
+  }
+  const std::string load_path = absl::GetFlag(FLAGS_load);
+  if (mode == RunMode::kPredict && load_path.empty()) {
+    std::fprintf(stderr, "%s: needs --load=FILE (the model to predict with)\n", command);
+    return kExitUsageError;
+  }
+  std::optional<Checkpoint> checkpoint;
+  if (!load_path.empty()) {
+    absl::StatusOr<Checkpoint> loaded = LoadCheckpoint<double>(load_path);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s: %s\n", command, std::string(loaded.status().message()).c_str());
+      return kExitIoError;
+    }
+    if (absl::Status status = CheckFlagsAgreeWithModel(loaded->learner.config(), load_path);
+        !status.ok()) {
+      std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
+      return kExitUsageError;
+    }
+    checkpoint.emplace(*std::move(loaded));
   }
   const std::string input_path = absl::GetFlag(FLAGS_input);
   int fd = STDIN_FILENO;
   if (input_path != "-") {
     fd = ::open(input_path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      std::fprintf(stderr, "rffstream learn: cannot open input file %s: %s\n",
-                   input_path.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "%s: cannot open input file %s: %s\n", command, input_path.c_str(),
+                   std::strerror(errno));
       return kExitIoError;
     }
   }
-  absl::StatusOr<PredictionWriter> writer = PredictionWriter::Open(absl::GetFlag(FLAGS_predictions));
+  // predict exists to write predictions: to standard output unless told otherwise.
+  const std::string predictions_flag = absl::GetFlag(FLAGS_predictions);
+  const bool to_standard_output = mode == RunMode::kPredict && predictions_flag.empty();
+  absl::StatusOr<PredictionWriter> writer =
+      PredictionWriter::Open(to_standard_output ? std::string("-") : predictions_flag);
   if (!writer.ok()) {
-    std::fprintf(stderr, "rffstream learn: %s\n", std::string(writer.status().message()).c_str());
+    std::fprintf(stderr, "%s: %s\n", command, std::string(writer.status().message()).c_str());
     return kExitIoError;
   }
   LineReader reader(fd, static_cast<std::size_t>(absl::GetFlag(FLAGS_max_line_bytes)));
-  LearnRun run(*writer, stderr);
+  CheckpointSchedule schedule(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_save) : "",
+                              absl::GetFlag(FLAGS_save_every),
+                              absl::Seconds(absl::GetFlag(FLAGS_save_interval)));
+  LearnRun run(mode, *writer, stderr, std::move(schedule));
+  if (checkpoint.has_value()) run.Resume(*std::move(checkpoint), load_path);
   const int exit_code = run.Run(reader, input_path == "-" ? "stdin" : input_path);
   if (fd != STDIN_FILENO) ::close(fd);
   return exit_code;
 }
+
+}  // namespace
+
+int RunLearnCommand() { return RunStream(RunMode::kLearn); }
+
+int RunPredictCommand() { return RunStream(RunMode::kPredict); }
 
 }  // namespace rffstream::app

@@ -10,6 +10,10 @@ namespace rffstream::app {
 // Runs with the parsed command-line flags; returns the process exit code.
 int RunLearnCommand();
 
+// `rffstream predict --load=FILE`: the same input handling, but the model
+// only predicts; labelled lines are scored, never learned from.
+int RunPredictCommand();
+
 }  // namespace rffstream::app
 
 #endif  // RFFSTREAM_APPS_LEARN_COMMAND_H_

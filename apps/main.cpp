@@ -10,6 +10,7 @@
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "exit_codes.h"
+#include "export_command.h"
 #include "generate_command.h"
 #include "learn_command.h"
 
@@ -20,6 +21,8 @@ constexpr char kUsage[] =
     "usage: rffstream COMMAND [--flags]\n\n"
     "commands:\n"
     "  learn      read CSV lines, predict each one, then learn from it; running metrics on stderr\n"
+    "  predict    predict CSV lines with a saved model (--load=FILE), without learning\n"
+    "  export     write a saved model (--load=FILE) as JSON (--format=json)\n"
     "  generate   write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream\n\n"
     "example:\n"
     "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n";
@@ -43,6 +46,8 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   const std::string_view command = positional[1];
   if (command == "learn") return rffstream::app::RunLearnCommand();
+  if (command == "predict") return rffstream::app::RunPredictCommand();
+  if (command == "export") return rffstream::app::RunExportCommand();
   if (command == "generate") return rffstream::app::RunGenerateCommand();
   std::fprintf(stderr, "rffstream: unknown command '%s'\n\n%s", positional[1], kUsage);
   return rffstream::app::kExitUsageError;

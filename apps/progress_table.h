@@ -20,12 +20,17 @@ class ProgressTable {
   // every == 0: rows at 1, 2, 4, 8, ... samples; otherwise every `every` samples.
   ProgressTable(std::FILE* out, std::int64_t every);
 
+  // Continues the table of a resumed run: the next row comes at the next
+  // doubling (or multiple of `every`) past the metrics' count.
+  void ContinueFrom(const RegressionMetrics& metrics);
+
   // Call after each learned sample; prints a row when one is due.
   void Update(const RegressionMetrics& metrics);
 
   // Prints the last row (if not just printed) and the summary lines.
+  // `scored_verb` says what happened to labelled lines: "learned" or "scored".
   void Finish(const RegressionMetrics& metrics, std::int64_t lines_read,
-              std::int64_t predicted_only, std::int64_t rejected);
+              std::int64_t predicted_only, std::int64_t rejected, const char* scored_verb);
 
  private:
   void PrintHeader();
@@ -35,6 +40,7 @@ class ProgressTable {
   std::FILE* out_;
   std::int64_t every_;
   std::int64_t next_row_at_;
+  std::int64_t resumed_count_ = 0;  // samples in the metrics before this run
   std::int64_t last_row_count_ = 0;
   double last_row_sum_squared_error_ = 0.0;
   bool header_printed_ = false;

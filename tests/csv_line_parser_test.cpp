@@ -39,6 +39,16 @@ TEST_CASE("An empty target field means predict only", "[csv]") {
   CHECK(x == std::vector<double>{0.5, 0.25});
 }
 
+TEST_CASE("Lines without a target column hold inputs only", "[csv]") {
+  std::vector<double> x(3);
+  CsvLineParser parser(3, CsvLineParser::kNoTarget);
+  CHECK(parser.num_inputs() == 3);
+  absl::StatusOr<std::optional<double>> target = parser.Parse("1,2,3", x);
+  REQUIRE(target.ok());
+  CHECK_FALSE(target->has_value());
+  CHECK(x == std::vector<double>{1.0, 2.0, 3.0});
+}
+
 TEST_CASE("Too few fields", "[csv][errors]") {
   std::vector<double> x(2);
   CHECK(CsvLineParser(3, 2).Parse("1,2", x).status().message() == "expected 3 fields, got 2");

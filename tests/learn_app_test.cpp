@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -173,6 +174,97 @@ TEST_CASE("generate piped into learn fits Mackey-Glass", "[app]") {
   const size_t summary = log.find("progressive validation");
   REQUIRE(summary != std::string::npos);
   CHECK(std::stod(log.substr(log.find("r2 ", summary) + 3)) > 0.99);
+}
+
+TEST_CASE("learn --save then --load continues exactly where it stopped", "[app][checkpoint]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  const std::string csv = SmoothCsv(400);
+  const size_t half = [&] {
+    size_t position = 0;
+    for (int line = 0; line < 200; ++line) position = csv.find('\n', position) + 1;
+    return position;
+  }();
+  REQUIRE(RunApp("learn --quiet --save=" + model, csv.substr(0, half)).exit_code == 0);
+  const RunResult resumed = RunApp("learn --predictions=- --load=" + model, csv.substr(half));
+  const RunResult uninterrupted = RunApp("learn --predictions=- --quiet", csv);
+  REQUIRE(resumed.exit_code == 0);
+  const std::vector<std::string> all = Lines(uninterrupted.out);
+  CHECK(Lines(resumed.out) == std::vector<std::string>(all.begin() + 200, all.end()));
+  CHECK(resumed.err.find("resumed from a checkpoint: metrics cover all 400 samples") !=
+        std::string::npos);
+}
+
+TEST_CASE("learn --save_every writes checkpoints during the run", "[app][checkpoint]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  REQUIRE(RunApp("learn --quiet --save_every=50 --save=" + model, SmoothCsv(120)).exit_code == 0);
+  CHECK(std::filesystem::exists(model));
+  CHECK(RunApp("learn --save_every=50", "").exit_code == 2);  // needs --save
+}
+
+TEST_CASE("learn --load with conflicting model flags is a usage error", "[app][checkpoint][errors]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, SmoothCsv(20)).exit_code == 0);
+  const RunResult result = RunApp("learn --features=64 --ridge=0.5 --load=" + model, SmoothCsv(5));
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("flags conflict with the model loaded from " + model +
+                        ": --features=64 (the model has 32), --ridge=0.5 (the model has 0.001)") !=
+        std::string::npos);
+}
+
+TEST_CASE("learn --load rejects input of the wrong dimension", "[app][checkpoint][errors]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, SmoothCsv(20)).exit_code == 0);
+  const RunResult result = RunApp("learn --load=" + model, "1,2,3,4\n");
+  CHECK(result.exit_code == 3);
+  CHECK(result.err.find("line 1: 3 inputs, but the model from " + model + " has 2") !=
+        std::string::npos);
+}
+
+TEST_CASE("A corrupted checkpoint is refused by name", "[app][checkpoint][errors]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, SmoothCsv(20)).exit_code == 0);
+  {
+    std::fstream file(model, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(100);
+    file.put('\x7f');
+  }
+  const RunResult result = RunApp("predict --load=" + model, "1,2\n");
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find(model + ": checksum mismatch (the file is corrupted or truncated)") !=
+        std::string::npos);
+}
+
+TEST_CASE("predict scores labelled lines and predicts input-only lines without learning", "[app]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, SmoothCsv(200)).exit_code == 0);
+  const RunResult inputs_only = RunApp("predict --quiet --load=" + model, "0.1,0.2\n0.3,0.4\n");
+  CHECK(inputs_only.exit_code == 0);
+  CHECK(Lines(inputs_only.out).size() == 2);
+  const RunResult labelled = RunApp("predict --load=" + model, SmoothCsv(50));
+  CHECK(labelled.exit_code == 0);
+  CHECK(Lines(labelled.out).size() == 50);
+  CHECK(labelled.err.find("50 scored") != std::string::npos);
+  CHECK(labelled.err.find("evaluation: rmse") != std::string::npos);
+  // Nothing was learned: the same lines predict the same values again.
+  CHECK(RunApp("predict --quiet --load=" + model, SmoothCsv(50)).out == labelled.out);
+  CHECK(RunApp("predict", "1,2\n").exit_code == 2);  // needs --load
+}
+
+TEST_CASE("export writes the model as JSON", "[app][checkpoint]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  REQUIRE(RunApp("learn --quiet --features=8 --save=" + model, SmoothCsv(20)).exit_code == 0);
+  const RunResult result = RunApp("export --format=json --load=" + model, "");
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find("\"format\": \"rffstream-model\"") != std::string::npos);
+  CHECK(result.out.find("\"num_features\": 8") != std::string::npos);
+  CHECK(RunApp("export --format=xml --load=" + model, "").exit_code == 2);
 }
 
 }  // namespace

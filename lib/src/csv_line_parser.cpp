@@ -58,7 +58,8 @@ absl::StatusOr<double> ParseNumber(std::string_view field, int field_number) {
 
 CsvLineParser::CsvLineParser(int num_fields, int target_index, char delimiter)
     : num_fields_(num_fields), target_index_(target_index), delimiter_(delimiter) {
-  assert(num_fields >= 2 && target_index >= 0 && target_index < num_fields);
+  assert(target_index == kNoTarget ? num_fields >= 1
+                                   : num_fields >= 2 && target_index >= 0 && target_index < num_fields);
 }
 
 absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line,

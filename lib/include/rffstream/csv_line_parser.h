@@ -23,16 +23,20 @@ namespace rffstream {
 
 class CsvLineParser {
  public:
-  // REQUIRES: num_fields >= 2, 0 <= target_index < num_fields.
+  // target_index for lines that hold inputs only.
+  static constexpr int kNoTarget = -1;
+
+  // REQUIRES: num_fields >= 1; target_index == kNoTarget or, with
+  // num_fields >= 2, 0 <= target_index < num_fields.
   CsvLineParser(int num_fields, int target_index, char delimiter = ',');
 
   int num_fields() const { return num_fields_; }
-  int num_inputs() const { return num_fields_ - 1; }
+  int num_inputs() const { return target_index_ == kNoTarget ? num_fields_ : num_fields_ - 1; }
   int target_index() const { return target_index_; }
 
   // Parses `line` (a trailing '\r' is ignored) into `inputs`, the fields other
   // than the target in their order. Returns the target, or nullopt when the
-  // target field is empty. Errors name the field (1-based) and the problem;
+  // target field is empty or there is no target column. Errors name the field (1-based) and the problem;
   // on error `inputs` holds garbage. REQUIRES: inputs.size() == num_inputs().
   [[nodiscard]] absl::StatusOr<std::optional<double>> Parse(std::string_view line,
                                                             std::span<double> inputs) const;
