@@ -13,21 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/temp_dir.h"
+
 namespace rffstream {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "rffstream_ckpt_XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using rffstream::testing::TempDir;
 
 LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 32) {
   LearnerConfig config;

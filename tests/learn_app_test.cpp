@@ -3,13 +3,15 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/temp_dir.h"
 
 namespace {
 
@@ -26,18 +28,7 @@ std::string ReadFile(const std::filesystem::path& path) {
   return text.str();
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "rffstream_test_XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using rffstream::testing::TempDir;
 
 RunResult RunApp(const std::string& arguments, const std::string& input) {
   TempDir dir;
