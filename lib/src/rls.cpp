@@ -5,90 +5,103 @@
 
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
+#include "internal/symmetric_update.h"
 
 namespace rffstream {
+namespace {
+
+template <class Real>
+Real Dot(std::span<const Real> a, std::span<const Real> b) {
+  Real sum = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+}  // namespace
 
 template <class Real>
 BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting)
     : dimension_(dimension),
+      stride_(internal::PaddedLength(dimension)),
       forgetting_(static_cast<Real>(forgetting)),
       refresh_strength_(static_cast<Real>(dimension * (1.0 - forgetting) * ridge)),
-      covariance_(static_cast<std::size_t>(dimension) * dimension, Real{0}),
+      covariance_(static_cast<std::size_t>(dimension) * stride_, Real{0}),
       weights_(dimension, Real{0}),
-      gain_(dimension, Real{0}) {
+      gain_(stride_, Real{0}),
+      refresh_gain_(stride_, Real{0}),
+      product_(stride_, Real{0}),
+      features_(stride_, Real{0}) {
   assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1);
-  for (int i = 0; i < dimension; ++i) {
-    covariance_[static_cast<std::size_t>(i) * dimension + i] = static_cast<Real>(1.0 / ridge);
-  }
+  for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(1.0 / ridge);
 }
 
 template <class Real>
 Real BasicRls<Real>::Predict(std::span<const Real> z) const {
-  Real sum = 0;
-  for (int i = 0; i < dimension_; ++i) sum += weights_[i] * z[i];
-  return sum;
-}
-
-template <class Real>
-void BasicRls<Real>::SubtractOuterProduct(std::span<const Real> gain, Real denominator) {
-  // (g_i g_j) / c rounds identically for (i, j) and (j, i), keeping P exactly
-  // symmetric. That matters: an antisymmetric part of P is untouched by the
-  // symmetric updates and grows as β^-n under forgetting (seen in tests as P
-  // diverging after a few hundred samples at β = 0.9 when rounded as (g_i / c) g_j).
-  const Real inverse = Real{1} / denominator;
-  for (int i = 0; i < dimension_; ++i) {
-    Real* row = covariance_.data() + static_cast<std::size_t>(i) * dimension_;
-    for (int j = 0; j < dimension_; ++j) row[j] -= (gain[i] * gain[j]) * inverse;
-  }
+  return Dot<Real>(weights_, z);
 }
 
 template <class Real>
 Real BasicRls<Real>::Learn(std::span<const Real> z, Real target) {
   assert(static_cast<int>(z.size()) == dimension_);
+  // Settle the previous sample's updates of P while computing P z.
+  std::copy(z.begin(), z.end(), features_.begin());
+  internal::UpdateAndMultiplySymmetric(
+      covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
+      pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
+      features_.data(), product_.data());
   const Real prior = Predict(z);
-  // A <- β A is P <- P / β, folded into the gain: u = P z / β.
+  // A <- β A + z zᵀ. With P the settled matrix: u = P z / β, c = 1 + zᵀu,
+  // w += u e / c and P <- P / β - u uᵀ / c (left pending).
   const Real decay = Real{1} / forgetting_;
-  for (int i = 0; i < dimension_; ++i) {
-    const Real* row = covariance_.data() + static_cast<std::size_t>(i) * dimension_;
-    Real sum = 0;
-    for (int j = 0; j < dimension_; ++j) sum += row[j] * z[j];
-    gain_[i] = decay * sum;
+  for (int i = 0; i < dimension_; ++i) gain_[i] = decay * product_[i];
+  const Real denominator = 1 + Dot<Real>(z, std::span<const Real>(gain_).first(dimension_));
+  const Real step = (target - prior) / denominator;
+  for (int i = 0; i < dimension_; ++i) weights_[i] += gain_[i] * step;
+  pending_scale_ = decay;
+  pending_gain_weight_ = Real{1} / denominator;
+  pending_refresh_weight_ = 0;
+  if (forgetting_ == Real{1}) return prior;
+
+  // A += α e_i e_iᵀ: the gain is g = α P' e_i with P' = P / β - u uᵀ / c, and
+  // b is unchanged, so w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
+  const int i = next_refreshed_coordinate_;
+  next_refreshed_coordinate_ = (i + 1) % dimension_;
+  const Real u_i_over_c = gain_[i] * pending_gain_weight_;
+  for (int j = 0; j < dimension_; ++j) {
+    refresh_gain_[j] = refresh_strength_ * (decay * Stored(i, j) - gain_[j] * u_i_over_c);
   }
-  Real denominator = 1;
-  for (int i = 0; i < dimension_; ++i) denominator += z[i] * gain_[i];
-  const Real error = target - prior;
-  for (int i = 0; i < dimension_; ++i) weights_[i] += gain_[i] * (error / denominator);
-  if (forgetting_ != Real{1}) {
-    for (Real& entry : covariance_) entry *= decay;
-  }
-  SubtractOuterProduct(gain_, denominator);
-  if (forgetting_ != Real{1}) RefreshRegularization();
+  const Real refresh_denominator = 1 + refresh_gain_[i];
+  const Real weight_i = weights_[i];
+  for (int j = 0; j < dimension_; ++j) weights_[j] -= refresh_gain_[j] * (weight_i / refresh_denominator);
+  pending_refresh_weight_ = Real{1} / (refresh_strength_ * refresh_denominator);
   return prior;
 }
 
 template <class Real>
-void BasicRls<Real>::RefreshRegularization() {
-  // A += α e_i e_iᵀ: the gain is α P e_i (column i of P, P symmetric) and b is
-  // unchanged, so w -= α P e_i w_i / (1 + α P_ii).
-  const int i = next_refreshed_coordinate_;
-  next_refreshed_coordinate_ = (i + 1) % dimension_;
-  const Real* row = covariance_.data() + static_cast<std::size_t>(i) * dimension_;
-  for (int j = 0; j < dimension_; ++j) gain_[j] = refresh_strength_ * row[j];
-  const Real denominator = 1 + gain_[i];
-  const Real weight_i = weights_[i];
-  for (int j = 0; j < dimension_; ++j) weights_[j] -= gain_[j] * (weight_i / denominator);
-  // P -= α P e_i e_iᵀ P / (1 + α P_ii) = g gᵀ / (α (1 + α P_ii)).
-  SubtractOuterProduct(gain_, refresh_strength_ * denominator);
-}
-
-template <class Real>
 std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
-  return covariance_;
+  std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
+  for (int i = 0; i < dimension_; ++i) {
+    for (int j = i; j < dimension_; ++j) {
+      const Real value = pending_scale_ * Stored(i, j) - pending_gain_weight_ * gain_[i] * gain_[j] -
+                         pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
+      full[static_cast<std::size_t>(i) * dimension_ + j] = value;
+      full[static_cast<std::size_t>(j) * dimension_ + i] = value;
+    }
+  }
+  return full;
 }
 
 template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
-  writer.WriteArray<Real>(covariance_);
+  std::vector<Real> triangle;
+  triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
+  for (int i = 0; i < dimension_; ++i) triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
+  writer.WriteArray<Real>(triangle);
+  writer.Write(pending_scale_);
+  writer.Write(pending_gain_weight_);
+  writer.Write(pending_refresh_weight_);
+  writer.WriteArray<Real>(std::span<const Real>(gain_).first(dimension_));
+  writer.WriteArray<Real>(std::span<const Real>(refresh_gain_).first(dimension_));
   writer.WriteArray<Real>(weights_);
   writer.Write<std::int32_t>(next_refreshed_coordinate_);
 }
@@ -96,22 +109,29 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
 template <class Real>
 absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
   const auto dimension = static_cast<std::uint64_t>(dimension_);
-  if (absl::Status status = reader.ReadArray("RLS covariance", dimension * dimension, covariance_);
-      !status.ok()) {
-    return status;
-  }
-  if (absl::Status status = reader.ReadArray("RLS weights", dimension, weights_); !status.ok()) {
-    return status;
-  }
+  std::vector<Real> triangle;
+  absl::Status status = reader.ReadArray("RLS covariance", dimension * (dimension + 1) / 2, triangle);
+  if (status.ok()) status = reader.Read("RLS pending scale", pending_scale_);
+  if (status.ok()) status = reader.Read("RLS pending gain weight", pending_gain_weight_);
+  if (status.ok()) status = reader.Read("RLS pending refresh weight", pending_refresh_weight_);
+  if (status.ok()) status = reader.ReadArray("RLS gain", dimension, gain_);
+  if (status.ok()) status = reader.ReadArray("RLS refresh gain", dimension, refresh_gain_);
+  gain_.resize(stride_, Real{0});  // restore the zero padding
+  refresh_gain_.resize(stride_, Real{0});
+  if (status.ok()) status = reader.ReadArray("RLS weights", dimension, weights_);
   std::int32_t coordinate = 0;
-  if (absl::Status status = reader.Read("RLS refresh coordinate", coordinate); !status.ok()) {
-    return status;
-  }
+  if (status.ok()) status = reader.Read("RLS refresh coordinate", coordinate);
+  if (!status.ok()) return status;
   if (coordinate < 0 || coordinate >= dimension_) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": RLS refresh coordinate ",
                                             coordinate, " is outside [0, ", dimension_, ")"));
   }
   next_refreshed_coordinate_ = coordinate;
+  const Real* source = triangle.data();
+  for (int i = 0; i < dimension_; ++i) {
+    std::copy(source, source + (dimension_ - i), Row(i) + i);
+    source += dimension_ - i;
+  }
   return absl::OkStatus();
 }
 

@@ -23,6 +23,7 @@
 #ifndef RFFSTREAM_RLS_H_
 #define RFFSTREAM_RLS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -64,17 +65,31 @@ class BasicRls {
   void SaveState(internal::ByteWriter& writer) const;
   [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader);
 
-  // P -= g gᵀ / denominator, on the full matrix.
-  void SubtractOuterProduct(std::span<const Real> gain, Real denominator);
-  void RefreshRegularization();
+  Real* Row(int i) { return covariance_.data() + static_cast<std::size_t>(i) * stride_; }
+  const Real* Row(int i) const {
+    return covariance_.data() + static_cast<std::size_t>(i) * stride_;
+  }
+  // Entry (i, j) of the stored triangle, either order.
+  Real Stored(int i, int j) const { return i <= j ? Row(i)[j] : Row(j)[i]; }
 
   int dimension_;
+  std::size_t stride_;  // padded length of rows and vectors (see symmetric_update.h)
   Real forgetting_;
   Real refresh_strength_;  // α = D (1 - β) λ
   int next_refreshed_coordinate_ = 0;
-  std::vector<Real> covariance_;  // P = A⁻¹, dimension² row-major
+  // P is kept lazily: the true P is
+  //   pending_scale_ · S - pending_gain_weight_ · u uᵀ - pending_refresh_weight_ · g gᵀ
+  // with S the stored upper triangle, u = gain_ and g = refresh_gain_. The next
+  // Learn() applies the pending terms in the same pass that computes P z.
+  std::vector<Real> covariance_;  // S, upper triangle of a dimension × stride_ array
+  Real pending_scale_ = 1;
+  Real pending_gain_weight_ = 0;
+  Real pending_refresh_weight_ = 0;
   std::vector<Real> weights_;
-  std::vector<Real> gain_;  // scratch: P z
+  std::vector<Real> gain_;          // u = P z / β of the last sample
+  std::vector<Real> refresh_gain_;  // g = α P e_i of the last refresh
+  std::vector<Real> product_;       // scratch: P z
+  std::vector<Real> features_;      // scratch: z, zero-padded to stride_
 };
 
 using Rls = BasicRls<double>;

@@ -1,0 +1,45 @@
+// File: internal/symmetric_update.h
+//
+// The single pass over P that RLS makes per sample: the rank-one updates left
+// over from the previous sample are applied while the product P z for the
+// current sample is accumulated, so P travels through the caches once per
+// sample instead of three times (read for P z, read and write for the update).
+// Only the upper triangle (j >= i) of P is stored and touched, which keeps P
+// exactly symmetric and halves the traffic.
+//
+// Compiled for several instruction sets (AVX-512, AVX2+FMA, baseline x86-64);
+// the best one the CPU supports is chosen when the program loads (GCC/Clang
+// function multi-versioning).
+#ifndef RFFSTREAM_INTERNAL_SYMMETRIC_UPDATE_H_
+#define RFFSTREAM_INTERNAL_SYMMETRIC_UPDATE_H_
+
+#include <cstddef>
+
+namespace rffstream::internal {
+
+// Vectors and rows are padded with zeros to a multiple of this many entries
+// plus one more such block, so that every inner loop runs whole vectors.
+inline constexpr int kPaddingMultiple = 16;
+
+// The padded length of vectors and matrix rows for a given dimension.
+inline std::size_t PaddedLength(int dimension) {
+  return (static_cast<std::size_t>(dimension) + kPaddingMultiple - 1) / kPaddingMultiple *
+             kPaddingMultiple + kPaddingMultiple;
+}
+
+// With P the upper triangle of the row-major `matrix` (row stride
+// PaddedLength(dimension)):
+//   P <- scale P - a u uᵀ - b g gᵀ     (the g term is skipped when g is null)
+//   product <- P z                    (with the updated P, read symmetrically)
+// REQUIRES: u, z, product (and g) hold PaddedLength(dimension) entries, those
+// past `dimension` zero, as are the matrix rows past `dimension` (they stay
+// zero); product aliases nothing.
+void UpdateAndMultiplySymmetric(float* matrix, int dimension, float scale, const float* u,
+                                float a, const float* g, float b, const float* z, float* product);
+void UpdateAndMultiplySymmetric(double* matrix, int dimension, double scale, const double* u,
+                                double a, const double* g, double b, const double* z,
+                                double* product);
+
+}  // namespace rffstream::internal
+
+#endif  // RFFSTREAM_INTERNAL_SYMMETRIC_UPDATE_H_
