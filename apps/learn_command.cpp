@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,9 @@ ABSL_FLAG(int64_t, progress_every, 0,
 ABSL_FLAG(int64_t, max_line_bytes, 1 << 20, "longer input lines are rejected");
 ABSL_FLAG(int, max_error_messages, 10,
           "print at most this many rejected-line messages (all are counted in the summary)");
+ABSL_FLAG(std::string, precision, "float64",
+          "float64 or float32: the precision of the model's arithmetic and storage (float32 "
+          "halves the memory traffic of the O(D^2) update)");
 ABSL_FLAG(std::string, load, "",
           "start from this checkpoint (model, counters and metrics); model flags that differ "
           "from it are an error");
@@ -151,6 +156,11 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
 }
 
 absl::Status ValidateFlags() {
+  const std::string precision = absl::GetFlag(FLAGS_precision);
+  if (precision != "float32" && precision != "float64") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--precision=", precision, ": expected float32 or float64"));
+  }
   if (absl::GetFlag(FLAGS_standardize) < 0) {
     return absl::InvalidArgumentError("--standardize must be >= 0");
   }
@@ -179,6 +189,7 @@ enum class RunMode { kLearn, kPredict };
 // One run over one input stream. Owns the parser and the learner; the learner
 // comes from a checkpoint, or is created once the first data line shows how
 // many columns there are (and the standardization window is full).
+template <class Real>
 class LearnRun {
  public:
   LearnRun(RunMode mode, PredictionWriter& writer, std::FILE* log, CheckpointSchedule schedule)
@@ -194,7 +205,7 @@ class LearnRun {
 
   // Starts from a loaded model instead of a new one. Learning continues its
   // metrics too; predicting scores only the new lines.
-  void Resume(Checkpoint checkpoint, std::string source) {
+  void Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
     learner_.emplace(std::move(checkpoint.learner));
     if (mode_ == RunMode::kLearn) {
       metrics_ = checkpoint.metrics;
@@ -273,6 +284,7 @@ class LearnRun {
         num_fields == learner_->input_dimension()) {
       parser_.emplace(num_fields, CsvLineParser::kNoTarget);
       inputs_.assign(parser_->num_inputs(), 0.0);
+      converted_inputs_.assign(parser_->num_inputs(), Real{0});
       return std::nullopt;
     }
     if (num_fields < 2) {
@@ -289,6 +301,7 @@ class LearnRun {
     }
     parser_.emplace(num_fields, *target_column);
     inputs_.assign(parser_->num_inputs(), 0.0);
+    converted_inputs_.assign(parser_->num_inputs(), Real{0});
     if (learner_.has_value() && parser_->num_inputs() != learner_->input_dimension()) {
       std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %d inputs, but the model from %s has %d\n",
                    input_name_.c_str(), line_number_, parser_->num_inputs(), model_source_.c_str(),
@@ -312,7 +325,7 @@ class LearnRun {
       config->features.input_offset = statistics.Means();
       config->features.input_scale = statistics.StandardDeviations();
     }
-    absl::StatusOr<Learner> learner = Learner::Create(*std::move(config));
+    absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
     if (!learner.ok()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(learner.status().message()).c_str());
       return kExitUsageError;
@@ -339,14 +352,22 @@ class LearnRun {
     }
   }
 
-  void Process(std::span<const double> inputs, std::optional<double> target) {
+  void Process(std::span<const double> parsed, std::optional<double> target) {
+    std::span<const Real> inputs;
+    if constexpr (std::is_same_v<Real, double>) {
+      inputs = parsed;
+    } else {
+      std::copy(parsed.begin(), parsed.end(), converted_inputs_.begin());
+      inputs = converted_inputs_;
+    }
     if (!target.has_value()) {
       writer_.WritePrediction(learner_->Predict(inputs));
       ++predicted_only_;
       return;
     }
-    const double prior =
-        mode_ == RunMode::kLearn ? learner_->Learn(inputs, *target) : learner_->Predict(inputs);
+    const Real real_target = static_cast<Real>(*target);
+    const double prior = mode_ == RunMode::kLearn ? learner_->Learn(inputs, real_target)
+                                                  : learner_->Predict(inputs);
     writer_.WritePrediction(prior);
     metrics_.Add(prior, *target);
     if (!quiet_) progress_.Update(metrics_);
@@ -386,8 +407,9 @@ class LearnRun {
   std::string model_source_;
   std::vector<std::string> header_;
   std::optional<CsvLineParser> parser_;
-  std::optional<Learner> learner_;
+  std::optional<BasicLearner<Real>> learner_;
   std::vector<double> inputs_;
+  std::vector<Real> converted_inputs_;  // the inputs in Real, when Real is not double
   std::vector<PendingLine> pending_;
   RegressionMetrics metrics_;
   ProgressTable progress_;
@@ -396,20 +418,13 @@ class LearnRun {
   std::int64_t rejected_ = 0;
 };
 
-int RunStream(RunMode mode) {
-  const char* command = mode == RunMode::kLearn ? "rffstream learn" : "rffstream predict";
-  if (absl::Status status = ValidateFlags(); !status.ok()) {
-    std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
-    return kExitUsageError;
-  }
+// Loads the checkpoint (if any), opens input and output, and runs.
+template <class Real>
+int RunWithPrecision(RunMode mode, const char* command) {
   const std::string load_path = absl::GetFlag(FLAGS_load);
-  if (mode == RunMode::kPredict && load_path.empty()) {
-    std::fprintf(stderr, "%s: needs --load=FILE (the model to predict with)\n", command);
-    return kExitUsageError;
-  }
-  std::optional<Checkpoint> checkpoint;
+  std::optional<BasicCheckpoint<Real>> checkpoint;
   if (!load_path.empty()) {
-    absl::StatusOr<Checkpoint> loaded = LoadCheckpoint<double>(load_path);
+    absl::StatusOr<BasicCheckpoint<Real>> loaded = LoadCheckpoint<Real>(load_path);
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s: %s\n", command, std::string(loaded.status().message()).c_str());
       return kExitIoError;
@@ -444,11 +459,41 @@ int RunStream(RunMode mode) {
   CheckpointSchedule schedule(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_save) : "",
                               absl::GetFlag(FLAGS_save_every),
                               absl::Seconds(absl::GetFlag(FLAGS_save_interval)));
-  LearnRun run(mode, *writer, stderr, std::move(schedule));
+  LearnRun<Real> run(mode, *writer, stderr, std::move(schedule));
   if (checkpoint.has_value()) run.Resume(*std::move(checkpoint), load_path);
   const int exit_code = run.Run(reader, input_path == "-" ? "stdin" : input_path);
   if (fd != STDIN_FILENO) ::close(fd);
   return exit_code;
+}
+
+int RunStream(RunMode mode) {
+  const char* command = mode == RunMode::kLearn ? "rffstream learn" : "rffstream predict";
+  if (absl::Status status = ValidateFlags(); !status.ok()) {
+    std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
+    return kExitUsageError;
+  }
+  const std::string load_path = absl::GetFlag(FLAGS_load);
+  if (mode == RunMode::kPredict && load_path.empty()) {
+    std::fprintf(stderr, "%s: needs --load=FILE (the model to predict with)\n", command);
+    return kExitUsageError;
+  }
+  // A checkpoint decides its own precision; --precision may only agree.
+  int real_bytes = absl::GetFlag(FLAGS_precision) == "float32" ? 4 : 8;
+  if (!load_path.empty()) {
+    absl::StatusOr<int> stored = ReadCheckpointPrecision(load_path);
+    if (!stored.ok()) {
+      std::fprintf(stderr, "%s: %s\n", command, std::string(stored.status().message()).c_str());
+      return kExitIoError;
+    }
+    if (IsSetByUser(FLAGS_precision) && *stored != real_bytes) {
+      std::fprintf(stderr, "%s: flags conflict with the model loaded from %s: --precision=%s (the model has float%d)\n",
+                   command, load_path.c_str(), absl::GetFlag(FLAGS_precision).c_str(), 8 * *stored);
+      return kExitUsageError;
+    }
+    real_bytes = *stored;
+  }
+  return real_bytes == 4 ? RunWithPrecision<float>(mode, command)
+                         : RunWithPrecision<double>(mode, command);
 }
 
 }  // namespace
