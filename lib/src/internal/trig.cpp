@@ -1,34 +1,36 @@
 #include "internal/trig.h"
 
-#include <cmath>
-#include <cstddef>
+#include "internal/sincos_kernels.h"
 
 namespace rffstream::internal {
 
-template <class Real>
-void ScaledCosInPlace(std::span<Real> values, Real scale) {
-  for (Real& value : values) value = scale * std::cos(value);
+template <>
+void ScaledCosInPlace<float>(std::span<float> values, float scale) {
+  ActiveSinCosKernels().scaled_cos_float(values.data(), values.size(), scale);
 }
-
-template <class Real>
-void ScaledSinInPlace(std::span<Real> values, Real scale) {
-  for (Real& value : values) value = scale * std::sin(value);
+template <>
+void ScaledCosInPlace<double>(std::span<double> values, double scale) {
+  ActiveSinCosKernels().scaled_cos_double(values.data(), values.size(), scale);
 }
-
-template <class Real>
-void ScaledSinCosInPlace(std::span<Real> arguments_then_sin, std::span<Real> cos_out, Real scale) {
-  for (std::size_t i = 0; i < arguments_then_sin.size(); ++i) {
-    const Real argument = arguments_then_sin[i];
-    cos_out[i] = scale * std::cos(argument);
-    arguments_then_sin[i] = scale * std::sin(argument);
-  }
+template <>
+void ScaledSinInPlace<float>(std::span<float> values, float scale) {
+  ActiveSinCosKernels().scaled_sin_float(values.data(), values.size(), scale);
 }
-
-template void ScaledCosInPlace<float>(std::span<float>, float);
-template void ScaledCosInPlace<double>(std::span<double>, double);
-template void ScaledSinInPlace<float>(std::span<float>, float);
-template void ScaledSinInPlace<double>(std::span<double>, double);
-template void ScaledSinCosInPlace<float>(std::span<float>, std::span<float>, float);
-template void ScaledSinCosInPlace<double>(std::span<double>, std::span<double>, double);
+template <>
+void ScaledSinInPlace<double>(std::span<double> values, double scale) {
+  ActiveSinCosKernels().scaled_sin_double(values.data(), values.size(), scale);
+}
+template <>
+void ScaledSinCosInPlace<float>(std::span<float> arguments_then_sin, std::span<float> cos_out,
+                                float scale) {
+  ActiveSinCosKernels().scaled_sincos_float(arguments_then_sin.data(), cos_out.data(),
+                                            arguments_then_sin.size(), scale);
+}
+template <>
+void ScaledSinCosInPlace<double>(std::span<double> arguments_then_sin, std::span<double> cos_out,
+                                 double scale) {
+  ActiveSinCosKernels().scaled_sincos_double(arguments_then_sin.data(), cos_out.data(),
+                                             arguments_then_sin.size(), scale);
+}
 
 }  // namespace rffstream::internal

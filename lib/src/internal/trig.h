@@ -1,8 +1,8 @@
 // File: internal/trig.h
 //
 // The trigonometric step of the feature map, applied in place to arguments the
-// projection has already written. This is the seam where the per-architecture
-// SIMD kernels plug in; the definitions here are the portable reference.
+// projection has already written, through the SIMD kernel chosen at run time
+// (internal/sincos_kernels.h; accuracy contract in internal/sincos_kernel.h).
 #ifndef RFFSTREAM_INTERNAL_TRIG_H_
 #define RFFSTREAM_INTERNAL_TRIG_H_
 

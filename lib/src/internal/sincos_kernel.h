@@ -1,0 +1,214 @@
+// File: internal/sincos_kernel.h
+//
+// The vectorized sin/cos of the feature map, written once on xsimd batches and
+// instantiated per instruction set in sincos_<arch>.cpp, each compiled with
+// only that file's flags. Include this header only from those files.
+//
+// Method: x = q·π/2 + r with q = nearest integer to x·2/π and r in [-π/4, π/4]
+// (Cody–Waite reduction with a three-part π/2 whose leading parts multiply q
+// exactly), minimax polynomials for sin r and cos r (Cephes for float, fdlibm
+// for double), then the quadrant q mod 4 swaps and negates them, branch-free.
+//
+// Contract, against the correctly rounded sin/cos (measured by
+// tests/sincos_test.cpp over dense and random sweeps, with margin):
+//   float:  ≤ 2 ulp (or 2^-24 absolute near zeros of sin/cos) for |x| ≤ kFastRange<float>  = 1e4
+//   double: ≤ 2 ulp (or 2^-53 absolute near zeros)            for |x| ≤ kFastRange<double> = 1e6
+// A vector with any lane beyond the fast range, NaN or ±Inf takes a per-lane
+// slow path through double-precision std::sin/std::cos: correct everywhere,
+// NaN for NaN and ±Inf. No -ffast-math: it would break the reduction.
+#ifndef RFFSTREAM_INTERNAL_SINCOS_KERNEL_H_
+#define RFFSTREAM_INTERNAL_SINCOS_KERNEL_H_
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "internal/sincos_kernels.h"
+#include "xsimd/xsimd.hpp"
+
+namespace rffstream::internal {
+
+template <class Real>
+struct SinCosConstants;
+
+template <>
+struct SinCosConstants<float> {
+  static constexpr float kFastRange = 1e4f;
+  static constexpr float kTwoOverPi = 0.636619772367581343f;
+  // π/2 = kPiOver2High + kPiOver2Middle + kPiOver2Low; the first two have 8 and
+  // 11 significant bits, so q·part is exact for |q| < 2^13 (|x| < 12867).
+  static constexpr float kPiOver2High = 1.5703125f;
+  static constexpr float kPiOver2Middle = 4.837512969970703125e-4f;
+  static constexpr float kPiOver2Low = 7.54978995489188216e-8f;
+};
+
+template <>
+struct SinCosConstants<double> {
+  static constexpr double kFastRange = 1e6;
+  static constexpr double kTwoOverPi = 0.63661977236758134308;
+  // fdlibm's 33-bit parts of π/2: q·part is exact for |q| < 2^20.
+  static constexpr double kPiOver2High = 1.57079632673412561417e+00;
+  static constexpr double kPiOver2Middle = 6.07710050630396597660e-11;
+  static constexpr double kPiOver2Low = 2.02226624879595063154e-21;
+};
+
+template <class Real, class Arch>
+struct SinCosBatch {
+  using Batch = xsimd::batch<Real, Arch>;
+  using IntBatch = xsimd::batch<xsimd::as_integer_t<Real>, Arch>;
+  using Constants = SinCosConstants<Real>;
+
+  static Batch SinPolynomial(Batch r, Batch r2) {
+    if constexpr (std::is_same_v<Real, float>) {
+      Batch p = xsimd::fma(r2, Batch(-1.9515295891e-4f), Batch(8.3321608736e-3f));
+      p = xsimd::fma(r2, p, Batch(-1.6666654611e-1f));
+      return xsimd::fma(r * r2, p, r);
+    } else {
+      Batch p = xsimd::fma(r2, Batch(1.58969099521155010221e-10), Batch(-2.50507602534068634195e-08));
+      p = xsimd::fma(r2, p, Batch(2.75573137070700676789e-06));
+      p = xsimd::fma(r2, p, Batch(-1.98412698298579493134e-04));
+      p = xsimd::fma(r2, p, Batch(8.33333333332248946124e-03));
+      p = xsimd::fma(r2, p, Batch(-1.66666666666666324348e-01));
+      return xsimd::fma(r * r2, p, r);
+    }
+  }
+
+  static Batch CosPolynomial(Batch r2) {
+    if constexpr (std::is_same_v<Real, float>) {
+      Batch p = xsimd::fma(r2, Batch(2.443315711809948e-5f), Batch(-1.388731625493765e-3f));
+      p = xsimd::fma(r2, p, Batch(4.166664568298827e-2f));
+      return xsimd::fma(r2 * r2, p, xsimd::fnma(Batch(0.5f), r2, Batch(1.0f)));
+    } else {
+      Batch p = xsimd::fma(r2, Batch(-1.13596475577881948265e-11), Batch(2.08757232129817482790e-09));
+      p = xsimd::fma(r2, p, Batch(-2.75573143513906633035e-07));
+      p = xsimd::fma(r2, p, Batch(2.48015872894767294178e-05));
+      p = xsimd::fma(r2, p, Batch(-1.38888888888741095749e-03));
+      p = xsimd::fma(r2, p, Batch(4.16666666666666019037e-02));
+      // 1 - r²/2 loses up to half an ulp; fdlibm's compensation recovers it.
+      const Batch half_r2 = Batch(0.5) * r2;
+      const Batch w = Batch(1.0) - half_r2;
+      return w + (((Batch(1.0) - w) - half_r2) + r2 * r2 * p);
+    }
+  }
+
+  // sin and cos of x for lanes in the fast range (others are garbage).
+  static void Fast(Batch x, Batch& sin_x, Batch& cos_x) {
+    const Batch q = xsimd::nearbyint(x * Batch(Constants::kTwoOverPi));
+    Batch r = xsimd::fnma(q, Batch(Constants::kPiOver2High), x);
+    r = xsimd::fnma(q, Batch(Constants::kPiOver2Middle), r);
+    r = xsimd::fnma(q, Batch(Constants::kPiOver2Low), r);
+    const Batch r2 = r * r;
+    const Batch sin_r = SinPolynomial(r, r2);
+    const Batch cos_r = CosPolynomial(r2);
+    const IntBatch quadrant = xsimd::to_int(q);
+    constexpr int kSignShift = 8 * sizeof(Real) - 2;  // bit 1 of q -> the sign bit
+    // Odd quadrants swap sin and cos; bit 1 of q (of q + 1) negates sin (cos).
+    const auto swap = xsimd::batch_cast<Real>(quadrant & IntBatch(1)) != Batch(0);
+    const Batch sin_sign = xsimd::bitwise_cast<Batch>((quadrant & IntBatch(2)) << kSignShift);
+    const Batch cos_sign =
+        xsimd::bitwise_cast<Batch>(((quadrant + IntBatch(1)) & IntBatch(2)) << kSignShift);
+    sin_x = xsimd::select(swap, cos_r, sin_r) ^ sin_sign;
+    cos_x = xsimd::select(swap, sin_r, cos_r) ^ cos_sign;
+  }
+
+  static bool NeedsSlowPath(Batch x) {
+    // !(|x| <= range) is also true for NaN.
+    return xsimd::any(!(xsimd::abs(x) <= Batch(Constants::kFastRange)));
+  }
+};
+
+// The array kernels behind SinCosKernelTable, for one instruction set.
+template <class Real, class Arch>
+struct SinCosArrayKernels {
+  using Ops = SinCosBatch<Real, Arch>;
+  using Batch = typename Ops::Batch;
+  static constexpr std::size_t kLanes = Batch::size;
+
+  // Applies `body(x, &sin, &cos)` to whole batches, the tail through a
+  // zero-padded stack batch, so that every element gets the same arithmetic.
+  template <class Store>
+  static void ForEachBatch(const Real* arguments, std::size_t count, Store&& store) {
+    std::size_t i = 0;
+    for (; i + kLanes <= count; i += kLanes) {
+      Compute(Batch::load_unaligned(arguments + i), i, kLanes, store);
+    }
+    if (i < count) {
+      alignas(64) Real tail[kLanes] = {};
+      for (std::size_t k = i; k < count; ++k) tail[k - i] = arguments[k];
+      Compute(Batch::load_aligned(tail), i, count - i, store);
+    }
+  }
+
+  template <class Store>
+  static void Compute(Batch x, std::size_t offset, std::size_t lanes, Store& store) {
+    Batch sin_x, cos_x;
+    Ops::Fast(x, sin_x, cos_x);
+    alignas(64) Real sin_lanes[kLanes], cos_lanes[kLanes];
+    if (Ops::NeedsSlowPath(x)) {
+      alignas(64) Real x_lanes[kLanes];
+      x.store_aligned(x_lanes);
+      sin_x.store_aligned(sin_lanes);
+      cos_x.store_aligned(cos_lanes);
+      for (std::size_t k = 0; k < kLanes; ++k) {
+        if (!(std::abs(x_lanes[k]) <= Ops::Constants::kFastRange)) {
+          sin_lanes[k] = static_cast<Real>(std::sin(static_cast<double>(x_lanes[k])));
+          cos_lanes[k] = static_cast<Real>(std::cos(static_cast<double>(x_lanes[k])));
+        }
+      }
+      sin_x = Batch::load_aligned(sin_lanes);
+      cos_x = Batch::load_aligned(cos_lanes);
+    }
+    store(offset, lanes, sin_x, cos_x);
+  }
+
+  // Writes whole batches directly, a partial one lane by lane.
+  static void Put(Real* out, std::size_t offset, std::size_t lanes, Batch value) {
+    if (lanes == kLanes) {
+      value.store_unaligned(out + offset);
+      return;
+    }
+    alignas(64) Real buffer[kLanes];
+    value.store_aligned(buffer);
+    for (std::size_t k = 0; k < lanes; ++k) out[offset + k] = buffer[k];
+  }
+
+  static void ScaledCos(Real* values, std::size_t count, Real scale) {
+    const Batch factor(scale);
+    ForEachBatch(values, count, [&](std::size_t offset, std::size_t lanes, Batch, Batch cos_x) {
+      Put(values, offset, lanes, cos_x * factor);
+    });
+  }
+
+  static void ScaledSin(Real* values, std::size_t count, Real scale) {
+    const Batch factor(scale);
+    ForEachBatch(values, count, [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch) {
+      Put(values, offset, lanes, sin_x * factor);
+    });
+  }
+
+  static void ScaledSinCos(Real* arguments_then_sin, Real* cos_out, std::size_t count, Real scale) {
+    const Batch factor(scale);
+    ForEachBatch(arguments_then_sin, count,
+                 [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch cos_x) {
+                   Put(cos_out, offset, lanes, cos_x * factor);
+                   Put(arguments_then_sin, offset, lanes, sin_x * factor);
+                 });
+  }
+};
+
+template <class Arch>
+SinCosKernelTable MakeSinCosKernelTable(const char* name) {
+  return SinCosKernelTable{
+      name,
+      &SinCosArrayKernels<float, Arch>::ScaledCos,
+      &SinCosArrayKernels<double, Arch>::ScaledCos,
+      &SinCosArrayKernels<float, Arch>::ScaledSin,
+      &SinCosArrayKernels<double, Arch>::ScaledSin,
+      &SinCosArrayKernels<float, Arch>::ScaledSinCos,
+      &SinCosArrayKernels<double, Arch>::ScaledSinCos,
+  };
+}
+
+}  // namespace rffstream::internal
+
+#endif  // RFFSTREAM_INTERNAL_SINCOS_KERNEL_H_

@@ -1,0 +1,36 @@
+// The reference kernel: the C library's sin and cos, one element at a time.
+#include <cmath>
+
+#include "internal/sincos_kernels.h"
+
+namespace rffstream::internal {
+namespace {
+
+template <class Real>
+void ScaledCos(Real* values, std::size_t count, Real scale) {
+  for (std::size_t i = 0; i < count; ++i) values[i] = scale * std::cos(values[i]);
+}
+
+template <class Real>
+void ScaledSin(Real* values, std::size_t count, Real scale) {
+  for (std::size_t i = 0; i < count; ++i) values[i] = scale * std::sin(values[i]);
+}
+
+template <class Real>
+void ScaledSinCos(Real* arguments_then_sin, Real* cos_out, std::size_t count, Real scale) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const Real argument = arguments_then_sin[i];
+    cos_out[i] = scale * std::cos(argument);
+    arguments_then_sin[i] = scale * std::sin(argument);
+  }
+}
+
+}  // namespace
+
+SinCosKernelTable ScalarSinCosKernels() {
+  return SinCosKernelTable{"scalar",          &ScaledCos<float>,    &ScaledCos<double>,
+                           &ScaledSin<float>, &ScaledSin<double>,   &ScaledSinCos<float>,
+                           &ScaledSinCos<double>};
+}
+
+}  // namespace rffstream::internal

@@ -1,0 +1,174 @@
+// The accuracy contract of internal/sincos_kernel.h, checked for every kernel
+// this CPU supports against a higher-precision reference: double-precision
+// std::sin/std::cos for float, long double sinl/cosl for double.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "internal/random.h"
+#include "internal/sincos_kernels.h"
+
+namespace rffstream::internal {
+namespace {
+
+// The contract in internal/sincos_kernel.h: 2 ulp over the fast range. Near a
+// zero of sin or cos the result is tiny and its ulp tinier than the error the
+// reduction makes in r, so there the bound is absolute: one ulp of 1.
+constexpr double kMaxUlpFastRange = 2.0;
+// Beyond the fast range the slow path rounds libm's double result: 1 ulp
+// covers libm's own error plus that rounding.
+constexpr double kMaxUlpSlowPath = 1.0;
+
+template <class Real>
+double UlpError(Real got, long double reference) {
+  const long double magnitude = std::fabs(reference);
+  const long double one_ulp_of_one = std::numeric_limits<Real>::epsilon();
+  // ulp(reference) for normal numbers, floored at an ulp of 1 times 2^-1 so
+  // that near-zero results are measured in absolute terms (see above).
+  int exponent = 0;
+  std::frexp(static_cast<double>(magnitude), &exponent);
+  long double ulp = std::ldexp(one_ulp_of_one, exponent - 1);
+  if (ulp < one_ulp_of_one / 2) ulp = one_ulp_of_one / 2;
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - reference) / ulp);
+}
+
+long double ReferenceSin(float x) { return std::sin(static_cast<double>(x)); }
+long double ReferenceCos(float x) { return std::cos(static_cast<double>(x)); }
+long double ReferenceSin(double x) { return std::sin(static_cast<long double>(x)); }
+long double ReferenceCos(double x) { return std::cos(static_cast<long double>(x)); }
+
+struct Worst {
+  double ulp = 0;
+  double at = 0;
+};
+
+template <class Real>
+void Measure(const SinCosKernelTable& kernels, const std::vector<Real>& inputs, Worst& worst) {
+  std::vector<Real> sines = inputs, cosines(inputs.size()), cos_only = inputs, sin_only = inputs;
+  if constexpr (std::is_same_v<Real, float>) {
+    kernels.scaled_sincos_float(sines.data(), cosines.data(), sines.size(), 1.0f);
+    kernels.scaled_cos_float(cos_only.data(), cos_only.size(), 1.0f);
+    kernels.scaled_sin_float(sin_only.data(), sin_only.size(), 1.0f);
+  } else {
+    kernels.scaled_sincos_double(sines.data(), cosines.data(), sines.size(), 1.0);
+    kernels.scaled_cos_double(cos_only.data(), cos_only.size(), 1.0);
+    kernels.scaled_sin_double(sin_only.data(), sin_only.size(), 1.0);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const long double sin_reference = ReferenceSin(inputs[i]);
+    const long double cos_reference = ReferenceCos(inputs[i]);
+    // The three entry points must agree exactly: one algorithm.
+    REQUIRE(sines[i] == sin_only[i]);
+    REQUIRE(cosines[i] == cos_only[i]);
+    for (double error : {UlpError(sines[i], sin_reference), UlpError(cosines[i], cos_reference)}) {
+      if (!(error <= worst.ulp)) worst = {error, static_cast<double>(inputs[i])};
+    }
+  }
+}
+
+template <class Real>
+std::vector<Real> DenseSweep(Real from, Real to, int count) {
+  std::vector<Real> values(count);
+  for (int i = 0; i < count; ++i) values[i] = from + (to - from) * static_cast<Real>(i) / (count - 1);
+  return values;
+}
+
+template <class Real>
+void CheckKernel(const SinCosKernelTable& kernels) {
+  const Real range = std::is_same_v<Real, float> ? Real(1e4) : Real(1e6);
+  INFO("kernel " << kernels.name << ", " << (std::is_same_v<Real, float> ? "float" : "double"));
+  Worst fast;
+  Measure(kernels, DenseSweep<Real>(-10, 10, 400001), fast);
+  Measure(kernels, DenseSweep<Real>(-range, range, 1000001), fast);
+  // Random arguments over the fast range, and around multiples of π/2 where
+  // the reduction cancels most.
+  RandomEngine engine(17);
+  std::vector<Real> random(500000), near_multiples(200000);
+  for (Real& x : random) x = static_cast<Real>((2 * engine.NextUniform() - 1) * range);
+  for (Real& x : near_multiples) {
+    const double k = std::floor(engine.NextUniform() * range / 1.5707963267948966);
+    x = static_cast<Real>(k * 1.5707963267948966 + (engine.NextUniform() - 0.5) * 1e-3);
+  }
+  Measure(kernels, random, fast);
+  Measure(kernels, near_multiples, fast);
+  INFO("worst in the fast range: " << fast.ulp << " ulp at " << fast.at);
+  CHECK(fast.ulp <= kMaxUlpFastRange);
+
+  // Beyond the fast range up to the largest finite value, both signs.
+  Worst slow;
+  std::vector<Real> large;
+  for (int i = 0; i < 100000; ++i) {
+    const double decades = std::is_same_v<Real, float> ? 34 : 302;  // from the range to the largest
+    const double magnitude = static_cast<double>(range) * std::pow(10.0, engine.NextUniform() * decades);
+    large.push_back(static_cast<Real>(engine.NextUniform() < 0.5 ? -magnitude : magnitude));
+  }
+  large.push_back(std::numeric_limits<Real>::max());
+  large.push_back(std::numeric_limits<Real>::lowest());
+  Measure(kernels, large, slow);
+  INFO("worst beyond the fast range: " << slow.ulp << " ulp at " << slow.at);
+  CHECK(slow.ulp <= kMaxUlpSlowPath);
+}
+
+TEST_CASE("Every supported kernel meets the ulp contract", "[sincos]") {
+  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
+    CheckKernel<float>(*kernels);
+    CheckKernel<double>(*kernels);
+  }
+}
+
+template <class Real>
+void CheckSpecialValues(const SinCosKernelTable& kernels) {
+  const Real inf = std::numeric_limits<Real>::infinity();
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  const Real denormal = std::numeric_limits<Real>::denorm_min();
+  // One vector mixing special and ordinary lanes: ordinary lanes stay exact.
+  std::vector<Real> x = {0, -Real(0), denormal, -denormal, inf, -inf, nan, Real(0.5), Real(1e30), Real(-3)};
+  std::vector<Real> sines = x, cosines(x.size());
+  if constexpr (std::is_same_v<Real, float>) {
+    kernels.scaled_sincos_float(sines.data(), cosines.data(), x.size(), 1.0f);
+  } else {
+    kernels.scaled_sincos_double(sines.data(), cosines.data(), x.size(), 1.0);
+  }
+  INFO("kernel " << kernels.name);
+  CHECK(sines[0] == 0);
+  CHECK(cosines[0] == 1);
+  CHECK(sines[1] == 0);
+  CHECK(cosines[1] == 1);
+  CHECK(sines[2] == Approx(denormal).margin(denormal));
+  CHECK(cosines[2] == 1);
+  CHECK(sines[3] == Approx(-denormal).margin(denormal));
+  for (int i : {4, 5, 6}) {
+    CHECK(std::isnan(sines[i]));
+    CHECK(std::isnan(cosines[i]));
+  }
+  CHECK(UlpError(sines[7], ReferenceSin(x[7])) <= kMaxUlpFastRange);
+  CHECK(UlpError(cosines[8], ReferenceCos(x[8])) <= kMaxUlpSlowPath);
+  CHECK(UlpError(sines[9], ReferenceSin(x[9])) <= kMaxUlpFastRange);
+}
+
+TEST_CASE("Special values: zeros, subnormals, huge, NaN and infinities", "[sincos]") {
+  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
+    CheckSpecialValues<float>(*kernels);
+    CheckSpecialValues<double>(*kernels);
+  }
+}
+
+TEST_CASE("The forced kernel is the one that runs", "[sincos]") {
+  const std::string best = ActiveSinCosKernels().name;
+  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
+    REQUIRE(ForceSinCosKernel(kernels->name).ok());
+    CHECK(&ActiveSinCosKernels() == kernels);
+    CHECK(std::string(ActiveSinCosKernels().name) == kernels->name);
+  }
+  CHECK(std::string(SupportedSinCosKernels().back()->name) == "scalar");
+  const absl::Status unknown = ForceSinCosKernel("neon");
+  CHECK(unknown.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(unknown.message()).rfind("SIMD kernel 'neon' is not supported on this CPU (supported: ", 0) == 0);
+  REQUIRE(ForceSinCosKernel(best).ok());
+}
+
+}  // namespace
+}  // namespace rffstream::internal
