@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "internal/frequency_sampler.h"
+#include "internal/sincos_kernels.h"
 #include "internal/trig.h"
 
 namespace rffstream {
@@ -12,6 +13,9 @@ namespace rffstream {
 template <class Real>
 absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapConfig config) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
+  // Choose the SIMD kernel now, so that no lazy initialization lands on the
+  // first Map() of a latency-sensitive caller.
+  internal::ActiveSinCosKernels();
   internal::SampledFrequencies sampled = internal::SampleFrequencies(config);
   internal::FoldInputTransform(config, sampled);
   const double scale = config.map == FeatureMapKind::kPair
