@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include "internal/frequency_sampler.h"
 #include "internal/sincos_kernels.h"
-#include "internal/trig.h"
+#include "internal/padded_length.h"
 
 namespace rffstream {
 
@@ -35,43 +36,58 @@ BasicFeatureMap<Real>::BasicFeatureMap(FeatureMapConfig config, int num_frequenc
       num_frequencies_(num_frequencies),
       projection_(std::move(projection)),
       offsets_(std::move(offsets)),
-      scale_(scale) {}
+      scale_(scale),
+      padded_frequencies_(internal::PaddedLength(num_frequencies)),
+      transposed_projection_(padded_frequencies_ * config_.input_dimension, Real{0}),
+      padded_offsets_(padded_frequencies_, Real{0}) {
+  const int d = config_.input_dimension;
+  for (int i = 0; i < num_frequencies_; ++i) {
+    for (int j = 0; j < d; ++j) {
+      transposed_projection_[j * padded_frequencies_ + i] = projection_[i * d + j];
+    }
+  }
+  std::copy(offsets_.begin(), offsets_.end(), padded_offsets_.begin());
+}
 
 template <class Real>
-Real BasicFeatureMap<Real>::Argument(int frequency, std::span<const Real> x) const {
-  const Real* row = projection_.data() + static_cast<size_t>(frequency) * x.size();
-  Real sum = offsets_[frequency];
-  for (size_t j = 0; j < x.size(); ++j) sum += row[j] * x[j];
-  return sum;
+void BasicFeatureMap<Real>::MapFrequencies(std::span<const Real> x, int first, int count,
+                                           Real* cos_out, Real* sin_out) const noexcept {
+  const internal::FeatureMapKernelArguments<Real> arguments{
+      transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
+      config_.input_dimension, scale_};
+  const internal::SinCosKernelTable& kernels = internal::ActiveSinCosKernels();
+  if constexpr (std::is_same_v<Real, float>) {
+    kernels.map_float(arguments, x.data(), first, count, cos_out, sin_out);
+  } else {
+    kernels.map_double(arguments, x.data(), first, count, cos_out, sin_out);
+  }
 }
 
 template <class Real>
 void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) const noexcept {
+  const int m = num_frequencies_;
   if (config_.map == FeatureMapKind::kPhase) {
-    for (int i = 0; i < num_frequencies_; ++i) z[i] = Argument(i, x);
-    internal::ScaledCosInPlace(z, scale_);
-    return;
+    MapFrequencies(x, 0, m, z.data(), nullptr);
+  } else {
+    MapFrequencies(x, 0, m, z.data(), z.data() + m);
   }
-  // Pair map: arguments go into the sin half, whose cos half is then written.
-  std::span<Real> cos_half = z.first(num_frequencies_);
-  std::span<Real> sin_half = z.subspan(num_frequencies_);
-  for (int i = 0; i < num_frequencies_; ++i) sin_half[i] = Argument(i, x);
-  internal::ScaledSinCosInPlace(sin_half, cos_half, scale_);
 }
 
 template <class Real>
 void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
                                      std::span<Real> z) const noexcept {
   const int count = static_cast<int>(z.size());
-  for (int k = 0; k < count; ++k) z[k] = Argument((first + k) % num_frequencies_, x);
   if (config_.map == FeatureMapKind::kPhase) {
-    internal::ScaledCosInPlace(z, scale_);
+    MapFrequencies(x, first, count, z.data(), nullptr);
     return;
   }
-  // Pair map: features [0, m) are cosines, [m, 2m) sines.
-  const int cos_count = std::clamp(num_frequencies_ - first, 0, count);
-  internal::ScaledCosInPlace(z.first(cos_count), scale_);
-  internal::ScaledSinInPlace(z.subspan(cos_count), scale_);
+  // Pair map: features [0, m) are cosines, [m, 2m) sines of the same frequencies.
+  const int m = num_frequencies_;
+  const int cos_count = std::clamp(m - first, 0, count);
+  if (cos_count > 0) MapFrequencies(x, first, cos_count, z.data(), nullptr);
+  if (count > cos_count) {
+    MapFrequencies(x, first + cos_count - m, count - cos_count, nullptr, z.data() + cos_count);
+  }
 }
 
 template class BasicFeatureMap<float>;

@@ -66,13 +66,20 @@ class BasicFeatureMap {
   BasicFeatureMap(FeatureMapConfig config, int num_frequencies, std::vector<Real> projection,
                   std::vector<Real> offsets, Real scale);
 
-  Real Argument(int frequency, std::span<const Real> x) const;
+  // Features for frequencies first .. first + count - 1 into either output.
+  void MapFrequencies(std::span<const Real> x, int first, int count, Real* cos_out,
+                      Real* sin_out) const noexcept;
 
   FeatureMapConfig config_;
   int num_frequencies_;
   std::vector<Real> projection_;
   std::vector<Real> offsets_;
   Real scale_;
+  // The SIMD kernel's layout of the same numbers: input-major rows of
+  // padded_frequencies_ entries, and the phases, zero-padded alike.
+  std::size_t padded_frequencies_;
+  std::vector<Real> transposed_projection_;
+  std::vector<Real> padded_offsets_;
 };
 
 using FeatureMap = BasicFeatureMap<double>;

@@ -19,6 +19,7 @@
 #ifndef RFFSTREAM_INTERNAL_SINCOS_KERNEL_H_
 #define RFFSTREAM_INTERNAL_SINCOS_KERNEL_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -140,7 +141,7 @@ struct SinCosArrayKernels {
   }
 
   template <class Store>
-  static void Compute(Batch x, std::size_t offset, std::size_t lanes, Store& store) {
+  static void Compute(Batch x, std::size_t offset, std::size_t lanes, Store&& store) {
     Batch sin_x, cos_x;
     Ops::Fast(x, sin_x, cos_x);
     alignas(64) Real sin_lanes[kLanes], cos_lanes[kLanes];
@@ -196,6 +197,37 @@ struct SinCosArrayKernels {
   }
 };
 
+template <class Real, class Arch>
+struct FeatureMapArrayKernel {
+  using Ops = SinCosBatch<Real, Arch>;
+  using Batch = typename Ops::Batch;
+  static constexpr int kLanes = static_cast<int>(Batch::size);
+
+  static void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, int count,
+                  Real* cos_out, Real* sin_out) {
+    const Batch factor(map.scale);
+    for (int done = 0; done < count; done += kLanes) {
+      const int lanes = std::min(kLanes, count - done);
+      const int i = first + done;
+      // Rows are padded to whole batches (see BasicFeatureMap), so full
+      // loads are in bounds even for the last, partial batch.
+      Batch argument = Batch::load_unaligned(map.offsets + i);
+      for (int j = 0; j < map.input_dimension; ++j) {
+        argument = xsimd::fma(Batch(x[j]), Batch::load_unaligned(map.transposed_projection +
+                                                                 j * map.stride + i),
+                              argument);
+      }
+      SinCosArrayKernels<Real, Arch>::Compute(
+          argument, static_cast<std::size_t>(done), static_cast<std::size_t>(lanes),
+          [&](std::size_t offset, std::size_t used, Batch sin_x, Batch cos_x) {
+            using Array = SinCosArrayKernels<Real, Arch>;
+            if (cos_out != nullptr) Array::Put(cos_out, offset, used, cos_x * factor);
+            if (sin_out != nullptr) Array::Put(sin_out, offset, used, sin_x * factor);
+          });
+    }
+  }
+};
+
 template <class Arch>
 SinCosKernelTable MakeSinCosKernelTable(const char* name) {
   return SinCosKernelTable{
@@ -206,6 +238,8 @@ SinCosKernelTable MakeSinCosKernelTable(const char* name) {
       &SinCosArrayKernels<double, Arch>::ScaledSin,
       &SinCosArrayKernels<float, Arch>::ScaledSinCos,
       &SinCosArrayKernels<double, Arch>::ScaledSinCos,
+      &FeatureMapArrayKernel<float, Arch>::Map,
+      &FeatureMapArrayKernel<double, Arch>::Map,
   };
 }
 

@@ -17,6 +17,21 @@
 
 namespace rffstream::internal {
 
+// The fused feature-map step for frequencies first .. first + count - 1:
+//   a_i = offsets[i] + Σ_j x_j · transposed_projection[j · stride + i]
+//   cos_out[i - first] = scale·cos(a_i), sin_out[i - first] = scale·sin(a_i)
+// (either output may be null). The projection is stored input-major, so each
+// input contributes one vector operation per SIMD width of frequencies, and
+// the arguments go from registers straight into sin/cos: no temporaries.
+template <class Real>
+struct FeatureMapKernelArguments {
+  const Real* transposed_projection;  // input_dimension rows of `stride` entries
+  const Real* offsets;
+  std::size_t stride;
+  int input_dimension;
+  Real scale;
+};
+
 // In place: values[i] = scale·cos(values[i]) (ScaledCos), scale·sin (ScaledSin);
 // ScaledSinCos: cos_out[i] = scale·cos(a), arguments_then_sin[i] = scale·sin(a).
 struct SinCosKernelTable {
@@ -29,6 +44,10 @@ struct SinCosKernelTable {
                               float scale);
   void (*scaled_sincos_double)(double* arguments_then_sin, double* cos_out, std::size_t count,
                                double scale);
+  void (*map_float)(const FeatureMapKernelArguments<float>& map, const float* x, int first,
+                    int count, float* cos_out, float* sin_out);
+  void (*map_double)(const FeatureMapKernelArguments<double>& map, const double* x, int first,
+                     int count, double* cos_out, double* sin_out);
 };
 
 SinCosKernelTable Avx512SinCosKernels();

@@ -25,12 +25,26 @@ void ScaledSinCos(Real* arguments_then_sin, Real* cos_out, std::size_t count, Re
   }
 }
 
+template <class Real>
+void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, int count,
+         Real* cos_out, Real* sin_out) {
+  for (int k = 0; k < count; ++k) {
+    const int i = first + k;
+    Real argument = map.offsets[i];
+    for (int j = 0; j < map.input_dimension; ++j) {
+      argument += x[j] * map.transposed_projection[j * map.stride + i];
+    }
+    if (cos_out != nullptr) cos_out[k] = map.scale * std::cos(argument);
+    if (sin_out != nullptr) sin_out[k] = map.scale * std::sin(argument);
+  }
+}
+
 }  // namespace
 
 SinCosKernelTable ScalarSinCosKernels() {
   return SinCosKernelTable{"scalar",          &ScaledCos<float>,    &ScaledCos<double>,
                            &ScaledSin<float>, &ScaledSin<double>,   &ScaledSinCos<float>,
-                           &ScaledSinCos<double>};
+                           &ScaledSinCos<double>, &Map<float>,      &Map<double>};
 }
 
 }  // namespace rffstream::internal

@@ -15,17 +15,9 @@
 
 #include <cstddef>
 
+#include "internal/padded_length.h"
+
 namespace rffstream::internal {
-
-// Vectors and rows are padded with zeros to a multiple of this many entries
-// plus one more such block, so that every inner loop runs whole vectors.
-inline constexpr int kPaddingMultiple = 16;
-
-// The padded length of vectors and matrix rows for a given dimension.
-inline std::size_t PaddedLength(int dimension) {
-  return (static_cast<std::size_t>(dimension) + kPaddingMultiple - 1) / kPaddingMultiple *
-             kPaddingMultiple + kPaddingMultiple;
-}
 
 // With P the upper triangle of the row-major `matrix` (row stride
 // PaddedLength(dimension)):
