@@ -131,6 +131,24 @@ TEST_CASE("MapRange gives the same features as Map", "[feature_map]") {
   }
 }
 
+TEST_CASE("MapBlock rows equal Map of each row", "[feature_map]") {
+  for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
+    FeatureMapConfig config = SmallConfig(kind);
+    config.num_features = 70;  // not a multiple of any vector width
+    absl::StatusOr<FeatureMapF32> map = FeatureMapF32::Create(config);
+    REQUIRE(map.ok());
+    constexpr int kRows = 11;  // groups of four and a remainder
+    std::vector<float> inputs(kRows * 3);
+    for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(0.7f * i);
+    std::vector<float> block(kRows * 70), row(70);
+    map->MapBlock(inputs, block);
+    for (int r = 0; r < kRows; ++r) {
+      map->Map(std::span<const float>(inputs).subspan(r * 3, 3), row);
+      for (int i = 0; i < 70; ++i) CHECK(block[r * 70 + i] == row[i]);
+    }
+  }
+}
+
 TEST_CASE("The input transform equals standardizing the input first", "[feature_map]") {
   FeatureMapConfig plain = SmallConfig(FeatureMapKind::kPhase);
   plain.num_features = 32;

@@ -10,6 +10,7 @@
 
 #include "internal/random.h"
 #include "internal/sincos_kernels.h"
+#include "rffstream/learner.h"
 
 namespace rffstream::internal {
 namespace {
@@ -154,6 +155,47 @@ TEST_CASE("Special values: zeros, subnormals, huge, NaN and infinities", "[sinco
     CheckSpecialValues<float>(*kernels);
     CheckSpecialValues<double>(*kernels);
   }
+}
+
+TEST_CASE("Learner predictions do not depend on the kernel beyond its bound", "[sincos]") {
+  // Features differ by at most a few ulp between kernels; after learning, a
+  // prediction is a weighted sum of them, so it moves by a comparable relative
+  // amount times the conditioning of the fit: 1e-4 relative in float, 1e-10 in double.
+  const std::string best = ActiveSinCosKernels().name;
+  std::vector<double> reference64;
+  std::vector<float> reference32;
+  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
+    REQUIRE(ForceSinCosKernel(kernels->name).ok());
+    LearnerConfig config;
+    config.features.input_dimension = 4;
+    config.features.num_features = 128;
+    config.features.gamma = 0.3;
+    config.ridge = 0.1;
+    absl::StatusOr<Learner> learner64 = Learner::Create(config);
+    absl::StatusOr<LearnerF32> learner32 = LearnerF32::Create(config);
+    REQUIRE(learner64.ok());
+    REQUIRE(learner32.ok());
+    std::vector<double> predictions64;
+    std::vector<float> predictions32;
+    for (int t = 0; t < 2000; ++t) {
+      const double x[4] = {std::sin(0.1 * t), std::cos(0.23 * t), std::sin(0.05 * t + 1), 0.001 * t};
+      const float x32[4] = {float(x[0]), float(x[1]), float(x[2]), float(x[3])};
+      const double y = std::sin(x[0] * 2) + x[1] * x[2];
+      predictions64.push_back(learner64->Learn(x, y));
+      predictions32.push_back(learner32->Learn(x32, float(y)));
+    }
+    if (reference64.empty()) {
+      reference64 = predictions64;
+      reference32 = predictions32;
+      continue;
+    }
+    INFO("kernel " << kernels->name);
+    for (size_t t = 0; t < predictions64.size(); ++t) {
+      REQUIRE(predictions64[t] == Approx(reference64[t]).epsilon(1e-10).margin(1e-10));
+      REQUIRE(predictions32[t] == Approx(reference32[t]).epsilon(1e-4).margin(1e-4));
+    }
+  }
+  REQUIRE(ForceSinCosKernel(best).ok());
 }
 
 TEST_CASE("The forced kernel is the one that runs", "[sincos]") {

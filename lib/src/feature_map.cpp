@@ -74,6 +74,25 @@ void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) cons
 }
 
 template <class Real>
+void BasicFeatureMap<Real>::MapBlock(std::span<const Real> inputs,
+                                     std::span<Real> features) const noexcept {
+  const int rows = static_cast<int>(inputs.size() / config_.input_dimension);
+  const internal::FeatureMapKernelArguments<Real> arguments{
+      transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
+      config_.input_dimension, scale_};
+  Real* const sines =
+      config_.map == FeatureMapKind::kPair ? features.data() + num_frequencies_ : nullptr;
+  const internal::SinCosKernelTable& kernels = internal::ActiveSinCosKernels();
+  if constexpr (std::is_same_v<Real, float>) {
+    kernels.map_block_float(arguments, inputs.data(), rows, num_frequencies_, features.data(),
+                            sines, static_cast<std::size_t>(config_.num_features));
+  } else {
+    kernels.map_block_double(arguments, inputs.data(), rows, num_frequencies_, features.data(),
+                             sines, static_cast<std::size_t>(config_.num_features));
+  }
+}
+
+template <class Real>
 void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
                                      std::span<Real> z) const noexcept {
   const int count = static_cast<int>(z.size());

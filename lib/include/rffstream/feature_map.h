@@ -47,6 +47,14 @@ class BasicFeatureMap {
   // Allocates nothing.
   void Map(std::span<const Real> x, std::span<Real> z) const noexcept;
 
+  // A block of samples: `inputs` holds n rows of input_dimension() values,
+  // `features` receives n rows of num_features() values (both row-major).
+  // Rows share each load of the projection (a register-blocked matrix
+  // product), and the arguments go from registers into sin/cos. Each row equals
+  // Map() of that row.
+  // REQUIRES: inputs.size() == n · input_dimension(), features.size() == n · num_features().
+  void MapBlock(std::span<const Real> inputs, std::span<Real> features) const noexcept;
+
   // Features first .. first + z.size() - 1 of z(x), for callers that consume
   // the features in cache-sized pieces.
   // REQUIRES: x.size() == input_dimension(), 0 <= first, first + z.size() <= num_features().

@@ -228,6 +228,51 @@ struct FeatureMapArrayKernel {
   }
 };
 
+template <class Real, class Arch>
+struct FeatureMapBlockKernel {
+  using Batch = typename SinCosBatch<Real, Arch>::Batch;
+  using Array = SinCosArrayKernels<Real, Arch>;
+  static constexpr int kLanes = static_cast<int>(Batch::size);
+  static constexpr int kRowsPerGroup = 4;
+
+  static void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
+                       int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
+    const int d = map.input_dimension;
+    const Batch factor(map.scale);
+    int row = 0;
+    for (; row + kRowsPerGroup <= rows; row += kRowsPerGroup) {
+      const Real* x = inputs + static_cast<std::size_t>(row) * d;
+      for (int i = 0; i < frequencies; i += kLanes) {
+        const int lanes = std::min(kLanes, frequencies - i);
+        const Batch offset = Batch::load_unaligned(map.offsets + i);
+        Batch argument[kRowsPerGroup] = {offset, offset, offset, offset};
+        for (int j = 0; j < d; ++j) {
+          const Batch weight = Batch::load_unaligned(map.transposed_projection + j * map.stride + i);
+          for (int r = 0; r < kRowsPerGroup; ++r) {
+            argument[r] = xsimd::fma(Batch(x[r * d + j]), weight, argument[r]);
+          }
+        }
+        for (int r = 0; r < kRowsPerGroup; ++r) {
+          const std::size_t base = static_cast<std::size_t>(row + r) * output_stride;
+          Array::Compute(argument[r], static_cast<std::size_t>(i), static_cast<std::size_t>(lanes),
+                         [&](std::size_t offset_in_row, std::size_t used, Batch sin_x, Batch cos_x) {
+                           Array::Put(cos_out + base, offset_in_row, used, cos_x * factor);
+                           if (sin_out != nullptr) {
+                             Array::Put(sin_out + base, offset_in_row, used, sin_x * factor);
+                           }
+                         });
+        }
+      }
+    }
+    for (; row < rows; ++row) {
+      const std::size_t base = static_cast<std::size_t>(row) * output_stride;
+      FeatureMapArrayKernel<Real, Arch>::Map(map, inputs + static_cast<std::size_t>(row) * d, 0,
+                                             frequencies, cos_out + base,
+                                             sin_out != nullptr ? sin_out + base : nullptr);
+    }
+  }
+};
+
 template <class Arch>
 SinCosKernelTable MakeSinCosKernelTable(const char* name) {
   return SinCosKernelTable{
@@ -240,6 +285,8 @@ SinCosKernelTable MakeSinCosKernelTable(const char* name) {
       &SinCosArrayKernels<double, Arch>::ScaledSinCos,
       &FeatureMapArrayKernel<float, Arch>::Map,
       &FeatureMapArrayKernel<double, Arch>::Map,
+      &FeatureMapBlockKernel<float, Arch>::MapBlock,
+      &FeatureMapBlockKernel<double, Arch>::MapBlock,
   };
 }
 

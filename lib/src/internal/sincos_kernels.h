@@ -48,6 +48,16 @@ struct SinCosKernelTable {
                     int count, float* cos_out, float* sin_out);
   void (*map_double)(const FeatureMapKernelArguments<double>& map, const double* x, int first,
                      int count, double* cos_out, double* sin_out);
+  // `rows` samples at once (inputs row-major, input_dimension per row): all
+  // frequencies of each, cosines at cos_out + row · output_stride, sines (if
+  // sin_out) at sin_out + row · output_stride. Several rows share each load of
+  // the projection, which makes the projection a register-blocked matrix product.
+  void (*map_block_float)(const FeatureMapKernelArguments<float>& map, const float* inputs,
+                          int rows, int frequencies, float* cos_out, float* sin_out,
+                          std::size_t output_stride);
+  void (*map_block_double)(const FeatureMapKernelArguments<double>& map, const double* inputs,
+                           int rows, int frequencies, double* cos_out, double* sin_out,
+                           std::size_t output_stride);
 };
 
 SinCosKernelTable Avx512SinCosKernels();

@@ -39,12 +39,23 @@ void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, i
   }
 }
 
+template <class Real>
+void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
+              int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
+  for (int row = 0; row < rows; ++row) {
+    const std::size_t base = static_cast<std::size_t>(row) * output_stride;
+    Map(map, inputs + static_cast<std::size_t>(row) * map.input_dimension, 0, frequencies,
+        cos_out + base, sin_out != nullptr ? sin_out + base : nullptr);
+  }
+}
+
 }  // namespace
 
 SinCosKernelTable ScalarSinCosKernels() {
   return SinCosKernelTable{"scalar",          &ScaledCos<float>,    &ScaledCos<double>,
                            &ScaledSin<float>, &ScaledSin<double>,   &ScaledSinCos<float>,
-                           &ScaledSinCos<double>, &Map<float>,      &Map<double>};
+                           &ScaledSinCos<double>, &Map<float>,      &Map<double>,
+                           &MapBlock<float>,      &MapBlock<double>};
 }
 
 }  // namespace rffstream::internal
