@@ -2,9 +2,13 @@
 // recursive least squares. `rffstream --help` lists the commands and flags.
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
@@ -13,6 +17,11 @@
 #include "export_command.h"
 #include "generate_command.h"
 #include "learn_command.h"
+#include "rffstream/simd.h"
+
+ABSL_FLAG(std::string, simd, "",
+          "SIMD kernel for sin/cos: list prints the ones this CPU supports (* = chosen); a name "
+          "forces one. Default: the environment variable RFFSTREAM_SIMD, else the best");
 
 namespace {
 
@@ -29,6 +38,28 @@ constexpr char kUsage[] =
 
 bool IsOurFlagFile(absl::string_view file) { return absl::StrContains(file, "apps/"); }
 
+// --simd (or RFFSTREAM_SIMD): nullopt to go on, or the exit code to stop with.
+std::optional<int> ApplySimdChoice() {
+  std::string choice = absl::GetFlag(FLAGS_simd);
+  const char* environment = std::getenv("RFFSTREAM_SIMD");
+  const bool from_environment = choice.empty() && environment != nullptr && *environment != '\0';
+  if (from_environment) choice = environment;
+  if (choice.empty()) return std::nullopt;
+  if (choice == "list") {
+    const std::string active = rffstream::ActiveSimdKernel();
+    for (const std::string& name : rffstream::SupportedSimdKernels()) {
+      std::printf("%s%s\n", name.c_str(), name == active ? " *" : "");
+    }
+    return rffstream::app::kExitSuccess;
+  }
+  if (absl::Status status = rffstream::ForceSimdKernel(choice); !status.ok()) {
+    std::fprintf(stderr, "rffstream: %s%s\n", from_environment ? "RFFSTREAM_SIMD: " : "--simd: ",
+                 std::string(status.message()).c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -38,6 +69,7 @@ int main(int argc, char** argv) {
   usage_config.contains_helpshort_flags = IsOurFlagFile;
   absl::SetFlagsUsageConfig(usage_config);
   const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (std::optional<int> exit_code = ApplySimdChoice()) return *exit_code;
   if (positional.size() != 2) {
     std::fprintf(stderr, "%s", kUsage);
     return rffstream::app::kExitUsageError;

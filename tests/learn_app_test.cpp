@@ -30,11 +30,15 @@ std::string ReadFile(const std::filesystem::path& path) {
 
 using rffstream::testing::TempDir;
 
-RunResult RunApp(const std::string& arguments, const std::string& input) {
+// Runs the app with `arguments`, `input` on standard input, and optional
+// environment assignments ("NAME=value") in front.
+RunResult RunApp(const std::string& arguments, const std::string& input,
+                 const std::string& environment = "") {
   TempDir dir;
   const auto in = dir.path() / "in", out = dir.path() / "out", err = dir.path() / "err";
   std::ofstream(in) << input;
-  const std::string command = std::string(RFFSTREAM_APP_PATH) + " " + arguments + " < " +
+  const std::string command = environment + " " + std::string(RFFSTREAM_APP_PATH) + " " +
+                              arguments + " < " +
                               in.string() + " > " + out.string() + " 2> " + err.string();
   const int status = std::system(command.c_str());
   RunResult result;
@@ -256,6 +260,28 @@ TEST_CASE("export writes the model as JSON", "[app][checkpoint]") {
   CHECK(result.out.find("\"format\": \"rffstream-model\"") != std::string::npos);
   CHECK(result.out.find("\"num_features\": 8") != std::string::npos);
   CHECK(RunApp("export --format=xml --load=" + model, "").exit_code == 2);
+}
+
+TEST_CASE("The --simd flag lists the kernels and forces one", "[app][simd]") {
+  const RunResult list = RunApp("--simd=list", "");
+  CHECK(list.exit_code == 0);
+  CHECK(list.out.find("scalar") != std::string::npos);
+  CHECK(list.out.find(" *\n") != std::string::npos);  // the chosen one is marked
+  const RunResult scalar = RunApp("--simd=scalar learn --predictions=- --quiet", SmoothCsv(50));
+  const RunResult best = RunApp("learn --predictions=- --quiet", SmoothCsv(50));
+  CHECK(scalar.exit_code == 0);
+  CHECK(Lines(scalar.out).size() == 50);
+  CHECK(Lines(best.out).size() == 50);
+}
+
+TEST_CASE("An unsupported --simd or RFFSTREAM_SIMD is a usage error", "[app][simd][errors]") {
+  const RunResult flag = RunApp("--simd=neon learn", "1,2,3\n");
+  CHECK(flag.exit_code == 2);
+  CHECK(flag.err.find("rffstream: --simd: SIMD kernel 'neon' is not supported on this CPU (supported: ") !=
+        std::string::npos);
+  const RunResult environment = RunApp("learn", "1,2,3\n", "RFFSTREAM_SIMD=neon");
+  CHECK(environment.exit_code == 2);
+  CHECK(environment.err.find("rffstream: RFFSTREAM_SIMD: SIMD kernel 'neon'") != std::string::npos);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "rffstream/learner_config.h"
 #include "rffstream/regression_metrics.h"
 #include "rffstream/rls.h"
+#include "rffstream/simd.h"
 #include "rffstream/version.h"
 
 #endif  // RFFSTREAM_RFFSTREAM_H_
