@@ -88,5 +88,123 @@ TEST_CASE("Forgetting keeps the regularization alive when inputs stop exciting a
   CHECK(rls.weights()[0] == Approx(2.0).margin(0.05));
 }
 
+TEST_CASE("A block update equals the same samples learned one by one", "[rls][block]") {
+  constexpr int kDimension = 24;
+  for (int block : {1, 3, 16, 64}) {
+    Rls sequential(kDimension, 0.01, 1.0), blocked(kDimension, 0.01, 1.0);
+    std::vector<double> sequential_priors, blocked_priors;
+    int t = 0;
+    for (int round = 0; round < 6; ++round) {
+      std::vector<double> rows, targets, priors(block);
+      for (int s = 0; s < block; ++s, ++t) {
+        const std::vector<double> z = Features(t, kDimension);
+        rows.insert(rows.end(), z.begin(), z.end());
+        targets.push_back(Target(t));
+        sequential_priors.push_back(sequential.Learn(z, Target(t)));
+      }
+      blocked.LearnBlock(rows, targets, priors);
+      blocked_priors.insert(blocked_priors.end(), priors.begin(), priors.end());
+      // A single sample between blocks exercises the lazily settled updates.
+      const std::vector<double> z = Features(t, kDimension);
+      sequential_priors.push_back(sequential.Learn(z, Target(t)));
+      blocked_priors.push_back(blocked.Learn(z, Target(t)));
+      ++t;
+    }
+    INFO("block " << block);
+    for (size_t i = 0; i < sequential_priors.size(); ++i) {
+      REQUIRE(blocked_priors[i] == Approx(sequential_priors[i]).margin(1e-9));
+    }
+    const Eigen::Map<const Eigen::VectorXd> a(sequential.weights().data(), kDimension);
+    const Eigen::Map<const Eigen::VectorXd> b(blocked.weights().data(), kDimension);
+    CHECK((a - b).norm() <= 1e-9 * a.norm());
+    CHECK(blocked.NoiseVarianceEstimate() == Approx(sequential.NoiseVarianceEstimate()).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("Float32 RLS matches batch ridge after 1e5 samples", "[rls][float32]") {
+  // Well conditioned: 16 features of comparable scale, λ = 1.
+  constexpr int kDimension = 16;
+  RlsF32 rls(kDimension, 1.0, 1.0);
+  Eigen::MatrixXd information = Eigen::MatrixXd::Identity(kDimension, kDimension);
+  Eigen::VectorXd moment = Eigen::VectorXd::Zero(kDimension);
+  for (int t = 0; t < 100000; ++t) {
+    const std::vector<double> z = Features(t, kDimension);
+    const std::vector<float> z32(z.begin(), z.end());
+    rls.Learn(z32, static_cast<float>(Target(t)));
+    const Eigen::VectorXd zf = Eigen::Map<const Eigen::VectorXf>(z32.data(), kDimension).cast<double>();
+    information += zf * zf.transpose();
+    moment += zf * static_cast<double>(static_cast<float>(Target(t)));
+  }
+  const Eigen::VectorXd batch = information.ldlt().solve(moment);
+  const Eigen::VectorXd streamed =
+      Eigen::Map<const Eigen::VectorXf>(rls.weights().data(), kDimension).cast<double>();
+  CHECK((streamed - batch).norm() <= 1e-3 * batch.norm());
+}
+
+TEST_CASE("Float32 with forgetting stays stable over 1e7 updates of poor excitation",
+          "[rls][float32][stability]") {
+  // β = 0.999; long stretches excite only 2 of 8 directions, then all of them.
+  // Required: no NaN/Inf, P symmetric positive definite, predictions within a
+  // bound of a float64 run.
+  constexpr int kDimension = 8;
+  constexpr double kForgetting = 0.999, kRidge = 0.01;
+  RlsF32 single(kDimension, kRidge, kForgetting);
+  Rls reference(kDimension, kRidge, kForgetting);
+  std::vector<float> z32(kDimension);
+  std::vector<double> z64(kDimension);
+  double worst_difference = 0;
+  long non_finite = 0;
+  for (long t = 0; t < 10000000; ++t) {
+    const bool all_directions = (t / 1000000) % 2 == 1;
+    for (int i = 0; i < kDimension; ++i) {
+      const bool excited = all_directions || i < 2;
+      z64[i] = excited ? std::sin(0.001 * t * (i + 1) + i) : 0.0;
+      z32[i] = static_cast<float>(z64[i]);
+    }
+    const double y = z64[0] - 0.5 * z64[1] + 0.1 * std::sin(0.37 * t);
+    const double prior32 = single.Learn(z32, static_cast<float>(y));
+    const double prior64 = reference.Learn(z64, y);
+    if (!std::isfinite(prior32)) ++non_finite;
+    if (t % 1000 == 0) worst_difference = std::max(worst_difference, std::abs(prior32 - prior64));
+  }
+  // float32 rounding of inputs and targets alone moves predictions by ~1e-6;
+  // the bound leaves room for the accumulated rounding of 1e7 updates.
+  CHECK(non_finite == 0);
+  INFO("worst |float32 - float64| prediction: " << worst_difference);
+  CHECK(worst_difference < 1e-3);
+  const std::vector<float> covariance = single.CovarianceMatrix();
+  Eigen::MatrixXd p(kDimension, kDimension);
+  for (int i = 0; i < kDimension; ++i) {
+    for (int j = 0; j < kDimension; ++j) p(i, j) = covariance[i * kDimension + j];
+  }
+  CHECK((p - p.transpose()).norm() == 0.0);
+  const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(p).eigenvalues();
+  INFO("eigenvalues of P: " << eigenvalues.transpose());
+  CHECK(eigenvalues.minCoeff() > 0);
+  CHECK(eigenvalues.maxCoeff() < 1.0 / (kDimension * (1 - kForgetting) * kRidge *
+                                        std::pow(kForgetting, kDimension - 1)));
+}
+
+TEST_CASE("The quadratic form and the noise estimate follow their definitions", "[rls][variance]") {
+  constexpr int kDimension = 6;
+  Rls rls(kDimension, 0.1, 0.995);
+  double noise = 0;
+  for (int t = 0; t < 20000; ++t) {
+    const std::vector<double> z = Features(t, kDimension);
+    // Targets: a fixed linear function plus deterministic noise of variance 0.01·(1/2).
+    noise = 0.1 * std::sin(12.9898 * t * t);
+    rls.Learn(z, z[0] + 2 * z[3] + noise);
+  }
+  const std::vector<double> z = Features(77, kDimension);
+  const std::vector<double> p = rls.CovarianceMatrix();
+  double expected = 0;
+  for (int i = 0; i < kDimension; ++i) {
+    for (int j = 0; j < kDimension; ++j) expected += z[i] * p[i * kDimension + j] * z[j];
+  }
+  CHECK(rls.CovarianceQuadraticForm(z) == Approx(expected).epsilon(1e-10));
+  // The noise has variance 0.1² / 2 = 0.005.
+  CHECK(rls.NoiseVarianceEstimate() == Approx(0.005).epsilon(0.15));
+}
+
 }  // namespace
 }  // namespace rffstream

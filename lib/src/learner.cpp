@@ -52,6 +52,36 @@ Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) noexcept {
   return rls_.Learn(features_, target);
 }
 
+template <class Real>
+void BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
+                                    std::span<Real> priors) {
+  const std::size_t k = targets.size();
+  const std::size_t num_features = static_cast<std::size_t>(feature_map_.num_features());
+  const std::size_t row_length = static_cast<std::size_t>(rls_.dimension());
+  block_features_.resize(k * num_features);
+  feature_map_.MapBlock(inputs, block_features_);
+  std::span<const Real> rows = block_features_;
+  if (config_.intercept) {
+    block_rows_.resize(k * row_length);
+    for (std::size_t s = 0; s < k; ++s) {
+      std::copy_n(block_features_.begin() + s * num_features, num_features,
+                  block_rows_.begin() + s * row_length);
+      block_rows_[s * row_length + num_features] = Real{1};
+    }
+    rows = block_rows_;
+  }
+  rls_.LearnBlock(rows, targets, priors);
+  samples_learned_ += static_cast<std::int64_t>(k);
+}
+
+template <class Real>
+typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictWithVariance(
+    std::span<const Real> x) noexcept {
+  feature_map_.Map(x, std::span<Real>(features_).first(feature_map_.num_features()));
+  const Real noise = rls_.NoiseVarianceEstimate();
+  return {rls_.Predict(features_), noise * (1 + rls_.CovarianceQuadraticForm(features_))};
+}
+
 template class BasicLearner<float>;
 template class BasicLearner<double>;
 

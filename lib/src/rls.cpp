@@ -1,8 +1,10 @@
 #include "rffstream/rls.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 
+#include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
 #include "internal/symmetric_update.h"
@@ -56,6 +58,7 @@ Real BasicRls<Real>::Learn(std::span<const Real> z, Real target) {
   for (int i = 0; i < dimension_; ++i) gain_[i] = decay * product_[i];
   const Real denominator = 1 + Dot<Real>(z, std::span<const Real>(gain_).first(dimension_));
   const Real step = (target - prior) / denominator;
+  RecordError(target - prior, denominator);
   for (int i = 0; i < dimension_; ++i) weights_[i] += gain_[i] * step;
   pending_scale_ = decay;
   pending_gain_weight_ = Real{1} / denominator;
@@ -75,6 +78,81 @@ Real BasicRls<Real>::Learn(std::span<const Real> z, Real target) {
   for (int j = 0; j < dimension_; ++j) weights_[j] -= refresh_gain_[j] * (weight_i / refresh_denominator);
   pending_refresh_weight_ = Real{1} / (refresh_strength_ * refresh_denominator);
   return prior;
+}
+
+template <class Real>
+void BasicRls<Real>::RecordError(Real error, Real denominator) {
+  // c = 1 + zᵀPz here uses P / β, the prior covariance of this sample.
+  noise_sum_ = forgetting_ * noise_sum_ + error * error / denominator;
+  noise_weight_ = forgetting_ * noise_weight_ + 1;
+}
+
+template <class Real>
+void BasicRls<Real>::SettlePendingUpdates() {
+  std::fill(features_.begin(), features_.end(), Real{0});
+  internal::UpdateAndMultiplySymmetric(
+      covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
+      pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
+      features_.data(), product_.data());
+  pending_scale_ = 1;
+  pending_gain_weight_ = 0;
+  pending_refresh_weight_ = 0;
+}
+
+template <class Real>
+void BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const Real> targets,
+                                std::span<Real> priors) {
+  const int k = static_cast<int>(targets.size());
+  const int d = dimension_;
+  if (forgetting_ != Real{1} || k == 1) {
+    for (int s = 0; s < k; ++s) {
+      priors[s] = Learn(features.subspan(static_cast<std::size_t>(s) * d, d), targets[s]);
+    }
+    return;
+  }
+  using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
+  SettlePendingUpdates();
+  Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>> covariance(covariance_.data(), d, d,
+                                                            Eigen::OuterStride<>(stride_));
+  const Eigen::Map<const RowMatrix> z(features.data(), k, d);
+  const Eigen::Map<const Vector> y(targets.data(), k);
+  Eigen::Map<Vector> w(weights_.data(), d);
+  // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals r = y - Z w.
+  block_scratch_.resize(static_cast<std::size_t>(d) * k);
+  Eigen::Map<Matrix> gains(block_scratch_.data(), d, k);
+  gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
+  Matrix system = z * gains;
+  system.diagonal().array() += 1;
+  const Eigen::LLT<Matrix> cholesky(system);
+  const Vector residuals = y - z * w;
+  // The sequential a-priori errors are the residuals whitened by the unit
+  // lower triangular factor of S: e = diag(L) L⁻¹ r (the innovations).
+  const Vector whitened = cholesky.matrixL().solve(residuals);
+  const Vector errors = cholesky.matrixLLT().diagonal().cwiseProduct(whitened);
+  for (int s = 0; s < k; ++s) {
+    priors[s] = targets[s] - errors[s];
+    RecordError(errors[s], cholesky.matrixLLT()(s, s) * cholesky.matrixLLT()(s, s));
+  }
+  // w += U S⁻¹ r;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
+  w.noalias() += gains * cholesky.matrixU().solve(whitened);
+  const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
+  covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
+}
+
+template <class Real>
+Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
+  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
+  const Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>> stored(
+      covariance_.data(), dimension_, dimension_, Eigen::OuterStride<>(stride_));
+  const Eigen::Map<const Vector> x(z.data(), dimension_);
+  const Real stored_form = x.dot(stored.template selfadjointView<Eigen::Upper>() * x);
+  const Real along_gain = x.dot(Eigen::Map<const Vector>(gain_.data(), dimension_));
+  const Real along_refresh = x.dot(Eigen::Map<const Vector>(refresh_gain_.data(), dimension_));
+  return pending_scale_ * stored_form - pending_gain_weight_ * along_gain * along_gain -
+         pending_refresh_weight_ * along_refresh * along_refresh;
 }
 
 template <class Real>
@@ -104,6 +182,8 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
   writer.WriteArray<Real>(std::span<const Real>(refresh_gain_).first(dimension_));
   writer.WriteArray<Real>(weights_);
   writer.Write<std::int32_t>(next_refreshed_coordinate_);
+  writer.Write(noise_sum_);
+  writer.Write(noise_weight_);
 }
 
 template <class Real>
@@ -121,6 +201,8 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
   if (status.ok()) status = reader.ReadArray("RLS weights", dimension, weights_);
   std::int32_t coordinate = 0;
   if (status.ok()) status = reader.Read("RLS refresh coordinate", coordinate);
+  if (status.ok()) status = reader.Read("RLS noise estimate", noise_sum_);
+  if (status.ok()) status = reader.Read("RLS noise estimate", noise_weight_);
   if (!status.ok()) return status;
   if (coordinate < 0 || coordinate >= dimension_) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": RLS refresh coordinate ",

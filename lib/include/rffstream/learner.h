@@ -56,6 +56,27 @@ class BasicLearner {
   // REQUIRES: x.size() == input_dimension(), x and target finite.
   Real Learn(std::span<const Real> x, Real target) noexcept;
 
+  // Learns k samples at once: `inputs` holds k rows of input_dimension()
+  // values (row-major); `priors` receives the a-priori predictions that k
+  // calls of Learn() would have returned. Features are mapped as a block and
+  // the RLS update is one rank-k (Woodbury) update when β = 1. For throughput
+  // on files and pipes, not for latency: scratch grows to the largest k seen.
+  // REQUIRES: inputs.size() == k · input_dimension(), targets.size() ==
+  // priors.size() == k, all finite.
+  void LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
+                  std::span<Real> priors);
+
+  struct PredictionWithVariance {
+    Real prediction;
+    // σ² (1 + zᵀPz): the predictive variance of a new observation, with σ²
+    // estimated online from the a-priori errors (exact Bayesian linear
+    // regression on the features when β = 1; 0 before any learning).
+    Real variance;
+  };
+  // Uses the Learner's scratch space: like Learn(), not for concurrent use.
+  // O(D²). REQUIRES: as Predict().
+  PredictionWithVariance PredictWithVariance(std::span<const Real> x) noexcept;
+
   std::int64_t samples_learned() const { return samples_learned_; }
 
   // Ridge weights over the features, then the intercept (when enabled).
@@ -72,6 +93,8 @@ class BasicLearner {
   BasicFeatureMap<Real> feature_map_;
   BasicRls<Real> rls_;
   std::vector<Real> features_;  // scratch for Learn: z(x), then the intercept's 1
+  std::vector<Real> block_features_;  // scratch for LearnBlock: k rows of z(x)
+  std::vector<Real> block_rows_;      // the same rows with the intercept's 1
   std::int64_t samples_learned_ = 0;
 };
 

@@ -52,6 +52,29 @@ class BasicRls {
   // the update. REQUIRES: z.size() == dimension(), all finite. No allocation.
   Real Learn(std::span<const Real> z, Real target);
 
+  // Learns k samples at once: `features` holds k rows of dimension() values
+  // (row-major), `targets` k values; `priors` receives the a-priori predictions
+  // that k calls of Learn() would have returned. With β = 1 this is one
+  // Woodbury rank-k update (matrix-matrix work): the same weights and
+  // predictions as the sequential calls, up to rounding. With β < 1 the
+  // samples are learned one at a time (same results, no speed-up).
+  // Scratch space grows to the largest k seen (allocation only then).
+  // REQUIRES: features.size() == k · dimension(), targets.size() == priors.size() == k.
+  void LearnBlock(std::span<const Real> features, std::span<const Real> targets,
+                  std::span<Real> priors);
+
+  // zᵀ P z: the posterior variance of wᵀz in units of the noise variance
+  // (RLS with β = 1 is Bayesian linear regression with prior variance 1/λ
+  // times the noise variance). O(D²). REQUIRES: z.size() == dimension().
+  Real CovarianceQuadraticForm(std::span<const Real> z) const;
+
+  // The noise variance σ² estimated from the a-priori errors: the β-weighted
+  // mean of e² / (1 + zᵀPz), whose expectation is σ² under the model. 0
+  // before the first sample.
+  Real NoiseVarianceEstimate() const {
+    return noise_weight_ > 0 ? noise_sum_ / noise_weight_ : Real{0};
+  }
+
   std::span<const Real> weights() const { return weights_; }
 
   // A copy of P = A⁻¹ as a full dimension() × dimension() row-major matrix
@@ -64,6 +87,10 @@ class BasicRls {
   // The complete learning state, for checkpoints.
   void SaveState(internal::ByteWriter& writer) const;
   [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader);
+
+  // Applies the pending rank-one terms to the stored triangle.
+  void SettlePendingUpdates();
+  void RecordError(Real error, Real denominator);
 
   Real* Row(int i) { return covariance_.data() + static_cast<std::size_t>(i) * stride_; }
   const Real* Row(int i) const {
@@ -90,6 +117,10 @@ class BasicRls {
   std::vector<Real> refresh_gain_;  // g = α P e_i of the last refresh
   std::vector<Real> product_;       // scratch: P z
   std::vector<Real> features_;      // scratch: z, zero-padded to stride_
+  std::vector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
+  // β-weighted sums behind NoiseVarianceEstimate().
+  Real noise_sum_ = 0;
+  Real noise_weight_ = 0;
 };
 
 using Rls = BasicRls<double>;
