@@ -40,6 +40,16 @@ void PredictionWriter::WritePrediction(double prediction) {
   std::fwrite(text, 1, static_cast<size_t>(result.ptr - text) + 1, file_);
 }
 
+void PredictionWriter::WritePredictionAndVariance(double prediction, double variance) {
+  if (file_ == nullptr) return;
+  char text[64];
+  char* end = std::to_chars(text, text + 31, prediction).ptr;
+  *end++ = ',';
+  end = std::to_chars(end, text + sizeof(text) - 1, variance).ptr;
+  *end++ = '\n';
+  std::fwrite(text, 1, static_cast<size_t>(end - text), file_);
+}
+
 void PredictionWriter::WriteEmptyLine() {
   if (file_ != nullptr) std::fputc('\n', file_);
 }

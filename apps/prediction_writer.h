@@ -23,6 +23,8 @@ class PredictionWriter {
   ~PredictionWriter();
 
   void WritePrediction(double prediction);
+  // "prediction,variance".
+  void WritePredictionAndVariance(double prediction, double variance);
   // The line for an input line that gave no prediction (blank or rejected).
   void WriteEmptyLine();
   // Flushes (and closes a file); reports the first write error.
