@@ -155,6 +155,47 @@ TEST_CASE("A fitted model beats the mean on a smooth target", "[learner]") {
   CHECK(late_squared_error < 0.05 * late_variance);
 }
 
+TEST_CASE("Several outputs equal separate learners that share the features", "[learner][outputs]") {
+  for (double forgetting : {1.0, 0.98}) {
+    LearnerConfig config = TestConfig(FeatureMapKind::kPhase, true);
+    config.forgetting = forgetting;
+    config.num_outputs = 3;
+    absl::StatusOr<Learner> joint = Learner::Create(config);
+    absl::StatusOr<Learner> blocked = Learner::Create(config);
+    config.num_outputs = 1;
+    std::vector<Learner> separate;
+    for (int output = 0; output < 3; ++output) separate.push_back(*Learner::Create(config));
+    REQUIRE(joint.ok());
+    const Stream stream = MakeStream(600, 5);
+    std::vector<double> block_inputs, block_targets;
+    for (size_t t = 0; t < stream.targets.size(); ++t) {
+      const double y = stream.targets[t];
+      const double targets[3] = {y, -y, 2 * y + stream.inputs[t][2]};
+      double priors[3];
+      joint->LearnOutputs(stream.inputs[t], targets, priors);
+      for (int output = 0; output < 3; ++output) {
+        CHECK(priors[output] == Approx(separate[output].Learn(stream.inputs[t], targets[output])).margin(1e-12));
+      }
+      block_inputs.insert(block_inputs.end(), stream.inputs[t].begin(), stream.inputs[t].end());
+      block_targets.insert(block_targets.end(), targets, targets + 3);
+      if (block_targets.size() == 3 * 40) {  // blocks of 40 samples
+        std::vector<double> block_priors(block_targets.size());
+        blocked->LearnBlock(block_inputs, block_targets, block_priors);
+        block_inputs.clear();
+        block_targets.clear();
+      }
+    }
+    INFO("forgetting " << forgetting);
+    double predictions[3];
+    joint->PredictOutputs(stream.inputs[5], predictions);
+    for (int output = 0; output < 3; ++output) {
+      CHECK(predictions[output] == Approx(separate[output].Predict(stream.inputs[5])).margin(1e-10));
+      const std::span<const double> a = joint->weights(output), b = blocked->weights(output);
+      for (size_t i = 0; i < a.size(); ++i) CHECK(b[i] == Approx(a[i]).margin(1e-8));
+    }
+  }
+}
+
 TEST_CASE("Learner config validation names the problem", "[learner][errors]") {
   LearnerConfig config = TestConfig(FeatureMapKind::kPhase, true);
   SECTION("ridge") {
@@ -166,6 +207,11 @@ TEST_CASE("Learner config validation names the problem", "[learner][errors]") {
     config.forgetting = 1.5;
     CHECK(Learner::Create(config).status().message() ==
           "learner: forgetting factor must be in (0, 1], got 1.5");
+  }
+  SECTION("outputs") {
+    config.num_outputs = 0;
+    CHECK(Learner::Create(config).status().message() ==
+          "learner: num_outputs must be at least 1, got 0");
   }
   SECTION("feature map") {
     config.features.input_dimension = 0;

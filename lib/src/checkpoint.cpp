@@ -84,6 +84,7 @@ class CheckpointAccess {
     writer.Write<double>(config.ridge);
     writer.Write<double>(config.forgetting);
     writer.Write<std::uint8_t>(config.intercept ? 1 : 0);
+    writer.Write<std::int32_t>(config.num_outputs);
   }
 
   static absl::StatusOr<LearnerConfig> ReadConfig(ByteReader& reader) {
@@ -112,6 +113,7 @@ class CheckpointAccess {
     if (status.ok()) status = reader.Read("ridge", config.ridge);
     if (status.ok()) status = reader.Read("forgetting factor", config.forgetting);
     if (status.ok()) status = reader.Read("intercept flag", intercept);
+    if (status.ok()) status = reader.Read("number of outputs", config.num_outputs);
     if (!status.ok()) return status;
     config.intercept = intercept != 0;
     if (absl::Status valid = config.Validate(); !valid.ok()) {

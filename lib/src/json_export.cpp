@@ -42,7 +42,7 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
                 const JsonExportOptions& options) {
   const LearnerConfig& config = learner.config();
   const BasicFeatureMap<Real>& map = learner.feature_map();
-  const std::span<const Real> weights = learner.weights();
+  const std::span<const Real> weights = learner.weights();  // for the covariance's size
   const size_t num_features = static_cast<size_t>(map.num_features());
   out << "{\n";
   out << "  \"format\": \"rffstream-model\",\n";
@@ -64,9 +64,22 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   WriteArray<double>(out, config.features.input_scale);
   out << ",\n  \"scale\": " << Number(map.scale()) << ",\n";
   out << "  \"intercept\": " << (config.intercept ? "true" : "false") << ",\n";
-  out << "  \"intercept_weight\": " << Number(config.intercept ? weights[num_features] : 0) << ",\n";
-  out << "  \"weights\": ";
-  WriteArray(out, weights.first(num_features));
+  out << "  \"num_outputs\": " << config.num_outputs << ",\n";
+  // One output: numbers; several: one array entry per output.
+  const auto intercept_of = [&](int output) {
+    return Number(config.intercept ? learner.weights(output)[num_features] : 0);
+  };
+  const bool several = config.num_outputs > 1;
+  out << "  \"intercept_weight\": " << (several ? "[" : "");
+  for (int output = 0; output < config.num_outputs; ++output) {
+    out << (output ? ", " : "") << intercept_of(output);
+  }
+  out << (several ? "]" : "") << ",\n  \"weights\": " << (several ? "[" : "");
+  for (int output = 0; output < config.num_outputs; ++output) {
+    out << (output ? ",\n    " : "");
+    WriteArray(out, learner.weights(output).first(num_features));
+  }
+  out << (several ? "]" : "");
   out << ",\n  \"phases\": ";
   WriteArray(out, map.offsets());
   out << ",\n  \"frequencies\": ";

@@ -27,29 +27,51 @@ BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> fea
     : config_(std::move(config)),
       feature_map_(std::move(feature_map)),
       rls_(feature_map_.num_features() + (config_.intercept ? 1 : 0), config_.ridge,
-           config_.forgetting),
+           config_.forgetting, config_.num_outputs),
       features_(rls_.dimension(), Real{1}) {}
 
 template <class Real>
-Real BasicLearner<Real>::Predict(std::span<const Real> x) const noexcept {
-  const std::span<const Real> weights = rls_.weights();
+void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
+                                        std::span<Real> predictions) const noexcept {
   const int num_features = feature_map_.num_features();
+  const int outputs = static_cast<int>(predictions.size());
   std::array<Real, kPredictChunk> chunk;
-  Real sum = config_.intercept ? weights[num_features] : Real{0};
+  for (int output = 0; output < outputs; ++output) {
+    predictions[output] = config_.intercept ? rls_.weights(output)[num_features] : Real{0};
+  }
   for (int first = 0; first < num_features; first += kPredictChunk) {
     const int count = std::min(kPredictChunk, num_features - first);
     feature_map_.MapRange(x, first, std::span<Real>(chunk.data(), count));
-    for (int k = 0; k < count; ++k) sum += weights[first + k] * chunk[k];
+    for (int output = 0; output < outputs; ++output) {
+      const std::span<const Real> weights = rls_.weights(output);
+      Real sum = 0;
+      for (int k = 0; k < count; ++k) sum += weights[first + k] * chunk[k];
+      predictions[output] += sum;
+    }
   }
-  return sum;
+}
+
+template <class Real>
+Real BasicLearner<Real>::Predict(std::span<const Real> x) const noexcept {
+  Real prediction = 0;
+  PredictOutputs(x, std::span<Real>(&prediction, 1));  // output 0 only
+  return prediction;
 }
 
 template <class Real>
 Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) noexcept {
+  Real prior = 0;
+  LearnOutputs(x, std::span<const Real>(&target, 1), std::span<Real>(&prior, 1));
+  return prior;
+}
+
+template <class Real>
+void BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
+                                      std::span<Real> priors) noexcept {
   // features_ keeps its trailing intercept entry 1 from construction.
   feature_map_.Map(x, std::span<Real>(features_).first(feature_map_.num_features()));
   ++samples_learned_;
-  return rls_.Learn(features_, target);
+  rls_.LearnOutputs(features_, targets, priors);
 }
 
 template <class Real>

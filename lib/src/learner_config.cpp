@@ -15,6 +15,10 @@ absl::Status LearnerConfig::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("learner: forgetting factor must be in (0, 1], got ", forgetting));
   }
+  if (num_outputs < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("learner: num_outputs must be at least 1, got ", num_outputs));
+  }
   return features.Validate();
 }
 

@@ -22,48 +22,62 @@ Real Dot(std::span<const Real> a, std::span<const Real> b) {
 }  // namespace
 
 template <class Real>
-BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting)
+BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num_outputs)
     : dimension_(dimension),
+      num_outputs_(num_outputs),
       stride_(internal::PaddedLength(dimension)),
       forgetting_(static_cast<Real>(forgetting)),
       refresh_strength_(static_cast<Real>(dimension * (1.0 - forgetting) * ridge)),
       covariance_(static_cast<std::size_t>(dimension) * stride_, Real{0}),
-      weights_(dimension, Real{0}),
+      weights_(static_cast<std::size_t>(dimension) * num_outputs, Real{0}),
       gain_(stride_, Real{0}),
       refresh_gain_(stride_, Real{0}),
       product_(stride_, Real{0}),
-      features_(stride_, Real{0}) {
-  assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1);
+      features_(stride_, Real{0}),
+      noise_sums_(num_outputs, Real{0}) {
+  assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1 && num_outputs >= 1);
   for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(1.0 / ridge);
 }
 
 template <class Real>
-Real BasicRls<Real>::Predict(std::span<const Real> z) const {
-  return Dot<Real>(weights_, z);
+Real BasicRls<Real>::Predict(std::span<const Real> z, int output) const {
+  return Dot<Real>(weights(output), z);
 }
 
 template <class Real>
 Real BasicRls<Real>::Learn(std::span<const Real> z, Real target) {
+  Real prior = 0;
+  LearnOutputs(z, std::span<const Real>(&target, 1), std::span<Real>(&prior, 1));
+  return prior;
+}
+
+template <class Real>
+void BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
+                                  std::span<Real> priors) {
   assert(static_cast<int>(z.size()) == dimension_);
+  assert(static_cast<int>(targets.size()) == num_outputs_);
   // Settle the previous sample's updates of P while computing P z.
   std::copy(z.begin(), z.end(), features_.begin());
   internal::UpdateAndMultiplySymmetric(
       covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
       pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
       features_.data(), product_.data());
-  const Real prior = Predict(z);
   // A <- β A + z zᵀ. With P the settled matrix: u = P z / β, c = 1 + zᵀu,
-  // w += u e / c and P <- P / β - u uᵀ / c (left pending).
+  // w += u e / c for each output and P <- P / β - u uᵀ / c (left pending).
   const Real decay = Real{1} / forgetting_;
   for (int i = 0; i < dimension_; ++i) gain_[i] = decay * product_[i];
   const Real denominator = 1 + Dot<Real>(z, std::span<const Real>(gain_).first(dimension_));
-  const Real step = (target - prior) / denominator;
-  RecordError(target - prior, denominator);
-  for (int i = 0; i < dimension_; ++i) weights_[i] += gain_[i] * step;
+  for (int output = 0; output < num_outputs_; ++output) {
+    priors[output] = Predict(z, output);
+    const Real step = (targets[output] - priors[output]) / denominator;
+    Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
+    for (int i = 0; i < dimension_; ++i) w[i] += gain_[i] * step;
+  }
+  RecordErrors(targets.data(), priors.data(), denominator);
   pending_scale_ = decay;
   pending_gain_weight_ = Real{1} / denominator;
   pending_refresh_weight_ = 0;
-  if (forgetting_ == Real{1}) return prior;
+  if (forgetting_ == Real{1}) return;
 
   // A += α e_i e_iᵀ: the gain is g = α P' e_i with P' = P / β - u uᵀ / c, and
   // b is unchanged, so w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
@@ -74,17 +88,22 @@ Real BasicRls<Real>::Learn(std::span<const Real> z, Real target) {
     refresh_gain_[j] = refresh_strength_ * (decay * Stored(i, j) - gain_[j] * u_i_over_c);
   }
   const Real refresh_denominator = 1 + refresh_gain_[i];
-  const Real weight_i = weights_[i];
-  for (int j = 0; j < dimension_; ++j) weights_[j] -= refresh_gain_[j] * (weight_i / refresh_denominator);
+  for (int output = 0; output < num_outputs_; ++output) {
+    Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
+    const Real step = w[i] / refresh_denominator;
+    for (int j = 0; j < dimension_; ++j) w[j] -= refresh_gain_[j] * step;
+  }
   pending_refresh_weight_ = Real{1} / (refresh_strength_ * refresh_denominator);
-  return prior;
 }
 
 template <class Real>
-void BasicRls<Real>::RecordError(Real error, Real denominator) {
-  // c = 1 + zᵀPz here uses P / β, the prior covariance of this sample.
-  noise_sum_ = forgetting_ * noise_sum_ + error * error / denominator;
+void BasicRls<Real>::RecordErrors(const Real* targets, const Real* priors, Real denominator) {
+  // The error of a sample has variance σ² c under the model.
   noise_weight_ = forgetting_ * noise_weight_ + 1;
+  for (int output = 0; output < num_outputs_; ++output) {
+    const Real error = targets[output] - priors[output];
+    noise_sums_[output] = forgetting_ * noise_sums_[output] + error * error / denominator;
+  }
 }
 
 template <class Real>
@@ -102,40 +121,43 @@ void BasicRls<Real>::SettlePendingUpdates() {
 template <class Real>
 void BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                                 std::span<Real> priors) {
-  const int k = static_cast<int>(targets.size());
   const int d = dimension_;
+  const int outputs = num_outputs_;
+  const int k = static_cast<int>(targets.size()) / outputs;
   if (forgetting_ != Real{1} || k == 1) {
     for (int s = 0; s < k; ++s) {
-      priors[s] = Learn(features.subspan(static_cast<std::size_t>(s) * d, d), targets[s]);
+      LearnOutputs(features.subspan(static_cast<std::size_t>(s) * d, d),
+                   targets.subspan(static_cast<std::size_t>(s) * outputs, outputs),
+                   priors.subspan(static_cast<std::size_t>(s) * outputs, outputs));
     }
     return;
   }
   using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
   using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
   SettlePendingUpdates();
   Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>> covariance(covariance_.data(), d, d,
                                                             Eigen::OuterStride<>(stride_));
   const Eigen::Map<const RowMatrix> z(features.data(), k, d);
-  const Eigen::Map<const Vector> y(targets.data(), k);
-  Eigen::Map<Vector> w(weights_.data(), d);
-  // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals r = y - Z w.
+  const Eigen::Map<const RowMatrix> y(targets.data(), k, outputs);
+  Eigen::Map<Matrix> w(weights_.data(), d, outputs);
+  // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals R = Y - Z W.
   block_scratch_.resize(static_cast<std::size_t>(d) * k);
   Eigen::Map<Matrix> gains(block_scratch_.data(), d, k);
   gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
   Matrix system = z * gains;
   system.diagonal().array() += 1;
   const Eigen::LLT<Matrix> cholesky(system);
-  const Vector residuals = y - z * w;
   // The sequential a-priori errors are the residuals whitened by the unit
-  // lower triangular factor of S: e = diag(L) L⁻¹ r (the innovations).
-  const Vector whitened = cholesky.matrixL().solve(residuals);
-  const Vector errors = cholesky.matrixLLT().diagonal().cwiseProduct(whitened);
+  // lower triangular factor of S: E = diag(L) L⁻¹ R (the innovations).
+  const Matrix whitened = cholesky.matrixL().solve(y - z * w);
+  Eigen::Map<RowMatrix> prior_matrix(priors.data(), k, outputs);
+  prior_matrix = y - cholesky.matrixLLT().diagonal().asDiagonal() * whitened;
   for (int s = 0; s < k; ++s) {
-    priors[s] = targets[s] - errors[s];
-    RecordError(errors[s], cholesky.matrixLLT()(s, s) * cholesky.matrixLLT()(s, s));
+    const Real factor = cholesky.matrixLLT()(s, s);
+    RecordErrors(targets.data() + static_cast<std::size_t>(s) * outputs,
+                 priors.data() + static_cast<std::size_t>(s) * outputs, factor * factor);
   }
-  // w += U S⁻¹ r;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
+  // W += U S⁻¹ R;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
   w.noalias() += gains * cholesky.matrixU().solve(whitened);
   const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
   covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
@@ -182,7 +204,7 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
   writer.WriteArray<Real>(std::span<const Real>(refresh_gain_).first(dimension_));
   writer.WriteArray<Real>(weights_);
   writer.Write<std::int32_t>(next_refreshed_coordinate_);
-  writer.Write(noise_sum_);
+  writer.WriteArray<Real>(noise_sums_);
   writer.Write(noise_weight_);
 }
 
@@ -198,10 +220,13 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
   if (status.ok()) status = reader.ReadArray("RLS refresh gain", dimension, refresh_gain_);
   gain_.resize(stride_, Real{0});  // restore the zero padding
   refresh_gain_.resize(stride_, Real{0});
-  if (status.ok()) status = reader.ReadArray("RLS weights", dimension, weights_);
+  if (status.ok()) {
+    status = reader.ReadArray("RLS weights", dimension * static_cast<std::uint64_t>(num_outputs_),
+                              weights_);
+  }
   std::int32_t coordinate = 0;
   if (status.ok()) status = reader.Read("RLS refresh coordinate", coordinate);
-  if (status.ok()) status = reader.Read("RLS noise estimate", noise_sum_);
+  if (status.ok()) status = reader.ReadArray("RLS noise estimate", num_outputs_, noise_sums_);
   if (status.ok()) status = reader.Read("RLS noise estimate", noise_weight_);
   if (!status.ok()) return status;
   if (coordinate < 0 || coordinate >= dimension_) {

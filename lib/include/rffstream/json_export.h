@@ -11,6 +11,8 @@
 //                 + Σ_i weights[m + i] · scale · sin(frequencies[i]·x + phases[i])  (pair map,
 //                                                              m = number of frequencies)
 //
+// With several outputs, "weights" and "intercept_weight" hold one entry per
+// output, each used as above.
 // x is the raw input: any input standardization is already folded into
 // "frequencies" and "phases" ("input_offset"/"input_scale" are informational).
 // Numbers are written with 17 significant digits, so they read back exactly.

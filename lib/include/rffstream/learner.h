@@ -48,21 +48,30 @@ class BasicLearner {
   const LearnerConfig& config() const { return config_; }
   int input_dimension() const { return feature_map_.input_dimension(); }
 
-  // The current model's prediction for x. REQUIRES: x.size() ==
+  // The current model's prediction for x (of output 0). REQUIRES: x.size() ==
   // input_dimension(), all finite.
   Real Predict(std::span<const Real> x) const noexcept;
 
   // Returns the a-priori prediction for x, then learns from (x, target).
-  // REQUIRES: x.size() == input_dimension(), x and target finite.
+  // REQUIRES: config().num_outputs == 1, x.size() == input_dimension(), x and
+  // target finite.
   Real Learn(std::span<const Real> x, Real target) noexcept;
 
+  // Several outputs: the predictions of outputs 0 .. predictions.size() - 1;
+  // and learning one target per output, writing the a-priori predictions.
+  // REQUIRES: predictions.size() <= config().num_outputs; targets and priors
+  // hold config().num_outputs values.
+  void PredictOutputs(std::span<const Real> x, std::span<Real> predictions) const noexcept;
+  void LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
+                    std::span<Real> priors) noexcept;
+
   // Learns k samples at once: `inputs` holds k rows of input_dimension()
-  // values (row-major); `priors` receives the a-priori predictions that k
-  // calls of Learn() would have returned. Features are mapped as a block and
+  // values (row-major); `targets` and `priors` hold k rows of num_outputs
+  // values, the priors being what k calls of LearnOutputs() would return. Features are mapped as a block and
   // the RLS update is one rank-k (Woodbury) update when β = 1. For throughput
   // on files and pipes, not for latency: scratch grows to the largest k seen.
   // REQUIRES: inputs.size() == k · input_dimension(), targets.size() ==
-  // priors.size() == k, all finite.
+  // priors.size() == k · num_outputs, all finite.
   void LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                   std::span<Real> priors);
 
@@ -79,8 +88,8 @@ class BasicLearner {
 
   std::int64_t samples_learned() const { return samples_learned_; }
 
-  // Ridge weights over the features, then the intercept (when enabled).
-  std::span<const Real> weights() const { return rls_.weights(); }
+  // Ridge weights of one output over the features, then the intercept (when enabled).
+  std::span<const Real> weights(int output = 0) const { return rls_.weights(output); }
   const BasicFeatureMap<Real>& feature_map() const { return feature_map_; }
   const BasicRls<Real>& rls() const { return rls_; }
 

@@ -19,6 +19,10 @@ struct LearnerConfig {
   double forgetting = 1.0;
   // Append a constant feature 1 (regularized like the others) to fit an offset.
   bool intercept = true;
+  // Targets learned together: they share the features and P, so each extra
+  // output costs only a weight update (one-vs-rest classification uses one
+  // output per class).
+  int num_outputs = 1;
 
   [[nodiscard]] absl::Status Validate() const;
 };

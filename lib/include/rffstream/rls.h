@@ -40,26 +40,38 @@ class CheckpointAccess;
 template <class Real>
 class BasicRls {
  public:
-  // REQUIRES: dimension > 0, ridge > 0, 0 < forgetting <= 1 (LearnerConfig::Validate).
-  BasicRls(int dimension, double ridge, double forgetting);
+  // `num_outputs` targets share one P: each sample costs one update of P
+  // plus num_outputs weight updates.
+  // REQUIRES: dimension > 0, ridge > 0, 0 < forgetting <= 1, num_outputs >= 1
+  // (LearnerConfig::Validate).
+  BasicRls(int dimension, double ridge, double forgetting, int num_outputs = 1);
 
   int dimension() const { return dimension_; }
+  int num_outputs() const { return num_outputs_; }
 
-  // wᵀz. REQUIRES: z.size() == dimension().
-  Real Predict(std::span<const Real> z) const;
+  // w_outputᵀz. REQUIRES: z.size() == dimension(), 0 <= output < num_outputs().
+  Real Predict(std::span<const Real> z, int output = 0) const;
 
   // Learns (z, target) and returns the a-priori prediction wᵀz made before
-  // the update. REQUIRES: z.size() == dimension(), all finite. No allocation.
+  // the update. REQUIRES: num_outputs() == 1, z.size() == dimension(), all
+  // finite. No allocation.
   Real Learn(std::span<const Real> z, Real target);
 
+  // Learns (z, one target per output); `priors` receives the a-priori
+  // predictions. REQUIRES: targets.size() == priors.size() == num_outputs(),
+  // z.size() == dimension(), all finite. No allocation.
+  void LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
+                    std::span<Real> priors);
+
   // Learns k samples at once: `features` holds k rows of dimension() values
-  // (row-major), `targets` k values; `priors` receives the a-priori predictions
-  // that k calls of Learn() would have returned. With β = 1 this is one
+  // (row-major), `targets` k rows of num_outputs() values; `priors` receives
+  // the a-priori predictions that k calls of LearnOutputs() would have returned. With β = 1 this is one
   // Woodbury rank-k update (matrix-matrix work): the same weights and
   // predictions as the sequential calls, up to rounding. With β < 1 the
   // samples are learned one at a time (same results, no speed-up).
   // Scratch space grows to the largest k seen (allocation only then).
-  // REQUIRES: features.size() == k · dimension(), targets.size() == priors.size() == k.
+  // REQUIRES: features.size() == k · dimension(),
+  // targets.size() == priors.size() == k · num_outputs().
   void LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                   std::span<Real> priors);
 
@@ -71,11 +83,15 @@ class BasicRls {
   // The noise variance σ² estimated from the a-priori errors: the β-weighted
   // mean of e² / (1 + zᵀPz), whose expectation is σ² under the model. 0
   // before the first sample.
-  Real NoiseVarianceEstimate() const {
-    return noise_weight_ > 0 ? noise_sum_ / noise_weight_ : Real{0};
+  Real NoiseVarianceEstimate(int output = 0) const {
+    return noise_weight_ > 0 ? noise_sums_[output] / noise_weight_ : Real{0};
   }
 
-  std::span<const Real> weights() const { return weights_; }
+  // The weights of one output.
+  std::span<const Real> weights(int output = 0) const {
+    return std::span<const Real>(weights_).subspan(static_cast<std::size_t>(output) * dimension_,
+                                                   dimension_);
+  }
 
   // A copy of P = A⁻¹ as a full dimension() × dimension() row-major matrix
   // (for inspection and export; allocates).
@@ -90,7 +106,9 @@ class BasicRls {
 
   // Applies the pending rank-one terms to the stored triangle.
   void SettlePendingUpdates();
-  void RecordError(Real error, Real denominator);
+  // Adds one sample's a-priori errors (targets - priors, one per output) to
+  // the noise estimate, with their variance factor c = 1 + zᵀPz.
+  void RecordErrors(const Real* targets, const Real* priors, Real denominator);
 
   Real* Row(int i) { return covariance_.data() + static_cast<std::size_t>(i) * stride_; }
   const Real* Row(int i) const {
@@ -100,6 +118,7 @@ class BasicRls {
   Real Stored(int i, int j) const { return i <= j ? Row(i)[j] : Row(j)[i]; }
 
   int dimension_;
+  int num_outputs_;
   std::size_t stride_;  // padded length of rows and vectors (see symmetric_update.h)
   Real forgetting_;
   Real refresh_strength_;  // α = D (1 - β) λ
@@ -112,14 +131,14 @@ class BasicRls {
   Real pending_scale_ = 1;
   Real pending_gain_weight_ = 0;
   Real pending_refresh_weight_ = 0;
-  std::vector<Real> weights_;
+  std::vector<Real> weights_;  // num_outputs_ runs of dimension_ entries
   std::vector<Real> gain_;          // u = P z / β of the last sample
   std::vector<Real> refresh_gain_;  // g = α P e_i of the last refresh
   std::vector<Real> product_;       // scratch: P z
   std::vector<Real> features_;      // scratch: z, zero-padded to stride_
   std::vector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
   // β-weighted sums behind NoiseVarianceEstimate().
-  Real noise_sum_ = 0;
+  std::vector<Real> noise_sums_;  // one per output
   Real noise_weight_ = 0;
 };
 
