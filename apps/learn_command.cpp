@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "checkpoint_schedule.h"
 #include "exit_codes.h"
 #include "line_reader.h"
@@ -60,6 +62,14 @@ ABSL_FLAG(int, max_error_messages, 10,
 ABSL_FLAG(std::string, precision, "float64",
           "float64 or float32: the precision of the model's arithmetic and storage (float32 "
           "halves the memory traffic of the O(D^2) update)");
+ABSL_FLAG(std::string, targets, "",
+          "several target columns learned together (names from the header or 0-based indices, "
+          "comma-separated); they share the features and P. Output lines hold one prediction "
+          "per target");
+ABSL_FLAG(int, classes, 0,
+          "K > 0: the target column holds a class 0..K-1, learned one-vs-rest as K outputs with "
+          "targets +1/-1; the output is the predicted class (argmax), the metrics accuracy and "
+          "confusion counts");
 ABSL_FLAG(int, block, 1,
           "learn labelled lines in blocks of k with one rank-k update (same predictions and "
           "model as k = 1, higher throughput, each block's output written when it is full)");
@@ -80,9 +90,19 @@ namespace {
 struct PendingLine {
   std::int64_t line_number = 0;
   bool rejected = false;  // or blank: gives an empty output line
+  bool labelled = false;
   std::vector<double> inputs;
-  std::optional<double> target;
+  std::vector<double> targets;
 };
+
+// The number of model outputs the flags ask for: one per --targets column,
+// one per class, or 1.
+int OutputsFromFlags() {
+  if (absl::GetFlag(FLAGS_classes) > 0) return absl::GetFlag(FLAGS_classes);
+  const std::string targets = absl::GetFlag(FLAGS_targets);
+  if (targets.empty()) return 1;
+  return static_cast<int>(std::count(targets.begin(), targets.end(), ',')) + 1;
+}
 
 absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   LearnerConfig config;
@@ -111,6 +131,7 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   config.ridge = absl::GetFlag(FLAGS_ridge);
   config.forgetting = absl::GetFlag(FLAGS_forget);
   config.intercept = absl::GetFlag(FLAGS_intercept);
+  config.num_outputs = OutputsFromFlags();
   if (absl::Status status = config.Validate(); !status.ok()) return status;
   return config;
 }
@@ -156,6 +177,10 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
            absl::GetFlagReflectionHandle(FLAGS_seed), absl::StrCat(features.seed));
   conflict(IsSetByUser(FLAGS_standardize), absl::GetFlagReflectionHandle(FLAGS_standardize),
            "its own standardization");
+  conflict(IsSetByUser(FLAGS_classes) && absl::GetFlag(FLAGS_classes) != model.num_outputs,
+           absl::GetFlagReflectionHandle(FLAGS_classes), absl::StrCat(model.num_outputs, " outputs"));
+  conflict(IsSetByUser(FLAGS_targets) && OutputsFromFlags() != model.num_outputs,
+           absl::GetFlagReflectionHandle(FLAGS_targets), absl::StrCat(model.num_outputs, " outputs"));
   if (conflicts.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("flags conflict with the model loaded from ", path, ": ", conflicts));
@@ -169,6 +194,15 @@ absl::Status ValidateFlags() {
   }
   if (absl::GetFlag(FLAGS_block) < 1) {
     return absl::InvalidArgumentError("--block must be >= 1");
+  }
+  if (absl::GetFlag(FLAGS_classes) < 0 || absl::GetFlag(FLAGS_classes) == 1) {
+    return absl::InvalidArgumentError("--classes must be at least 2 (or 0 for regression)");
+  }
+  if (absl::GetFlag(FLAGS_classes) > 0 && !absl::GetFlag(FLAGS_targets).empty()) {
+    return absl::InvalidArgumentError("--classes and --targets are exclusive");
+  }
+  if (absl::GetFlag(FLAGS_variance) && OutputsFromFlags() > 1) {
+    return absl::InvalidArgumentError("--variance is for a single target");
   }
   if (absl::GetFlag(FLAGS_block) > 1 && absl::GetFlag(FLAGS_variance)) {
     return absl::InvalidArgumentError(
@@ -214,15 +248,21 @@ class LearnRun {
         standardize_lines_(absl::GetFlag(FLAGS_standardize)),
         block_size_(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_block) : 1),
         with_variance_(absl::GetFlag(FLAGS_variance)),
+        num_classes_(absl::GetFlag(FLAGS_classes)),
+        num_outputs_(OutputsFromFlags()),
         max_error_messages_(absl::GetFlag(FLAGS_max_error_messages)),
         schedule_(std::move(schedule)),
-        progress_(log, absl::GetFlag(FLAGS_progress_every)) {}
+        classification_(std::max(num_classes_, 1)),
+        progress_(log, absl::GetFlag(FLAGS_progress_every)),
+        real_targets_(num_outputs_),
+        priors_(num_outputs_),
+        output_values_(num_outputs_) {}
 
   // Starts from a loaded model instead of a new one. Learning continues its
   // metrics too; predicting scores only the new lines.
   void Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
     learner_.emplace(std::move(checkpoint.learner));
-    if (mode_ == RunMode::kLearn) {
+    if (mode_ == RunMode::kLearn && num_classes_ == 0) {
       metrics_ = checkpoint.metrics;
       progress_.ContinueFrom(metrics_);
     }
@@ -255,19 +295,32 @@ class LearnRun {
       std::fprintf(log_, "rffstream: %s\n", std::string(status.message()).c_str());
       return kExitIoError;
     }
-    if (!quiet_) {
-      progress_.Finish(metrics_, line_number_, predicted_only_, rejected_,
-                       mode_ == RunMode::kLearn ? "learned" : "scored");
-      if (rejected_ > max_error_messages_) {
-        std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
-                     rejected_ - max_error_messages_);
-      }
-    }
+    if (!quiet_) PrintSummary();
     if (schedule_.enabled() && learner_.has_value() && !Save()) return kExitIoError;
     return kExitSuccess;
   }
 
  private:
+  void PrintSummary() {
+    const char* verb = mode_ == RunMode::kLearn ? "learned" : "scored";
+    if (num_classes_ > 0) {
+      progress_.Finish(classification_, line_number_, predicted_only_, rejected_, verb);
+    } else {
+      progress_.Finish(metrics_, line_number_, predicted_only_, rejected_, verb);
+    }
+    if (num_outputs_ > 1 && num_classes_ == 0) {
+      std::fprintf(log_, "rmse per target:");
+      for (const RegressionMetrics& target : target_metrics_) {
+        std::fprintf(log_, " %.6g", target.root_mean_squared_error());
+      }
+      std::fprintf(log_, " (the table shows the first)\n");
+    }
+    if (rejected_ > max_error_messages_) {
+      std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
+                   rejected_ - max_error_messages_);
+    }
+  }
+
   // nullopt to go on, or the exit code to stop with.
   std::optional<int> HandleLine(const LineReader::Line& line) {
     if (line.too_long) {
@@ -281,15 +334,51 @@ class LearnRun {
     if (!parser_.has_value()) {
       if (std::optional<int> exit_code = StartParser(line.text)) return *exit_code;
     }
-    absl::StatusOr<std::optional<double>> target = parser_->Parse(line.text, inputs_);
-    if (!target.ok()) return Reject(std::string(target.status().message()));
+    absl::StatusOr<bool> labelled = parser_->ParseTargets(line.text, inputs_, targets_);
+    if (!labelled.ok()) return Reject(std::string(labelled.status().message()));
+    if (*labelled && num_classes_ > 0) {
+      const double label = targets_[0];
+      if (label != std::floor(label) || label < 0 || label >= num_classes_) {
+        return Reject(absl::StrCat("class label ", label, " is not an integer in [0, ",
+                                   num_classes_, ") (--classes)"));
+      }
+    }
     if (learner_.has_value()) {
-      Process(inputs_, *target);
+      Process(inputs_, *labelled, targets_);
       return std::nullopt;
     }
-    pending_.push_back(PendingLine{line_number_, false, inputs_, *target});
+    pending_.push_back(PendingLine{line_number_, false, *labelled, inputs_, targets_});
     if (static_cast<int>(pending_.size()) >= standardize_lines_) return StartLearner();
     return std::nullopt;
+  }
+
+  // The target columns from --targets, or the one from --target.
+  absl::StatusOr<std::vector<int>> TargetColumns(int num_fields) const {
+    const std::string targets = absl::GetFlag(FLAGS_targets);
+    std::vector<int> columns;
+    for (const std::string& name :
+         targets.empty() ? std::vector<std::string>{absl::GetFlag(FLAGS_target)}
+                         : absl::StrSplit(targets, ',')) {
+      absl::StatusOr<int> column = ResolveTargetColumn(name, num_fields, header_);
+      if (!column.ok()) return column.status();
+      if (std::find(columns.begin(), columns.end(), *column) != columns.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--targets=", targets, ": column ", *column, " is named twice"));
+      }
+      columns.push_back(*column);
+    }
+    if (static_cast<int>(columns.size()) >= num_fields) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--targets=", targets, ": no column is left for the inputs"));
+    }
+    return columns;
+  }
+
+  void SetUpBuffers() {
+    inputs_.assign(parser_->num_inputs(), 0.0);
+    targets_.assign(parser_->num_targets(), 0.0);
+    converted_inputs_.assign(parser_->num_inputs(), Real{0});
+    target_metrics_.assign(num_outputs_, RegressionMetrics());
   }
 
   std::optional<int> StartParser(std::string_view first_data_line) {
@@ -299,8 +388,7 @@ class LearnRun {
     if (learner_.has_value() && mode_ == RunMode::kPredict &&
         num_fields == learner_->input_dimension()) {
       parser_.emplace(num_fields, CsvLineParser::kNoTarget);
-      inputs_.assign(parser_->num_inputs(), 0.0);
-      converted_inputs_.assign(parser_->num_inputs(), Real{0});
+      SetUpBuffers();
       return std::nullopt;
     }
     if (num_fields < 2) {
@@ -309,15 +397,13 @@ class LearnRun {
                    input_name_.c_str(), line_number_, num_fields);
       return kExitBadInput;
     }
-    absl::StatusOr<int> target_column =
-        ResolveTargetColumn(absl::GetFlag(FLAGS_target), num_fields, header_);
-    if (!target_column.ok()) {
-      std::fprintf(log_, "rffstream: %s\n", std::string(target_column.status().message()).c_str());
+    absl::StatusOr<std::vector<int>> target_columns = TargetColumns(num_fields);
+    if (!target_columns.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(target_columns.status().message()).c_str());
       return kExitUsageError;
     }
-    parser_.emplace(num_fields, *target_column);
-    inputs_.assign(parser_->num_inputs(), 0.0);
-    converted_inputs_.assign(parser_->num_inputs(), Real{0});
+    parser_.emplace(num_fields, *target_columns);
+    SetUpBuffers();
     if (learner_.has_value() && parser_->num_inputs() != learner_->input_dimension()) {
       std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %d inputs, but the model from %s has %d\n",
                    input_name_.c_str(), line_number_, parser_->num_inputs(), model_source_.c_str(),
@@ -351,7 +437,7 @@ class LearnRun {
       if (pending.rejected) {
         writer_.WriteEmptyLine();
       } else {
-        Process(pending.inputs, pending.target);
+        Process(pending.inputs, pending.labelled, pending.targets);
       }
     }
     pending_.clear();
@@ -365,11 +451,22 @@ class LearnRun {
       FlushBlock();  // output stays in input order
       writer_.WriteEmptyLine();
     } else {
-      pending_.push_back(PendingLine{line_number_, /*rejected=*/true, {}, {}});
+      pending_.push_back(PendingLine{line_number_, /*rejected=*/true, false, {}, {}});
     }
   }
 
-  void Process(std::span<const double> parsed, std::optional<double> target) {
+  // The model's targets for a labelled line: the values, or for a class c the
+  // one-vs-rest vector (+1 at c, -1 elsewhere).
+  void SetRealTargets(std::span<const double> targets) {
+    if (num_classes_ > 0) {
+      std::fill(real_targets_.begin(), real_targets_.end(), Real{-1});
+      real_targets_[static_cast<int>(targets[0])] = Real{1};
+    } else {
+      std::copy(targets.begin(), targets.end(), real_targets_.begin());
+    }
+  }
+
+  void Process(std::span<const double> parsed, bool labelled, std::span<const double> targets) {
     std::span<const Real> inputs;
     if constexpr (std::is_same_v<Real, double>) {
       inputs = parsed;
@@ -377,53 +474,81 @@ class LearnRun {
       std::copy(parsed.begin(), parsed.end(), converted_inputs_.begin());
       inputs = converted_inputs_;
     }
-    if (target.has_value() && block_size_ > 1) {
+    if (labelled) SetRealTargets(targets);
+    if (labelled && block_size_ > 1) {
       block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
-      block_targets_.push_back(static_cast<Real>(*target));
-      if (static_cast<int>(block_targets_.size()) == block_size_) FlushBlock();
+      block_targets_.insert(block_targets_.end(), real_targets_.begin(), real_targets_.end());
+      block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
+      if (static_cast<int>(block_labels_.size()) == block_size_ * parser_->num_targets()) {
+        FlushBlock();
+      }
       return;
     }
     FlushBlock();  // output stays in input order
-    if (!target.has_value()) {
-      WritePrediction(inputs);
-      ++predicted_only_;
+    if (!labelled) ++predicted_only_;
+    if (with_variance_) {
+      const auto [prediction, variance] = learner_->PredictWithVariance(inputs);
+      writer_.WriteValues({static_cast<double>(prediction), static_cast<double>(variance)});
+      if (labelled) {
+        if (mode_ == RunMode::kLearn) learner_->Learn(inputs, real_targets_[0]);
+        priors_[0] = prediction;
+        Score(priors_, targets);
+      }
       return;
     }
-    const double prior = WritePrediction(inputs);
-    if (mode_ == RunMode::kLearn) learner_->Learn(inputs, static_cast<Real>(*target));
-    Score(prior, *target);
-  }
-
-  // Writes the current model's prediction for `inputs` (and its variance when
-  // asked) and returns the prediction.
-  double WritePrediction(std::span<const Real> inputs) {
-    if (!with_variance_) {
-      const double prediction = learner_->Predict(inputs);
-      writer_.WritePrediction(prediction);
-      return prediction;
+    if (labelled && mode_ == RunMode::kLearn) {
+      learner_->LearnOutputs(inputs, real_targets_, priors_);
+    } else {
+      learner_->PredictOutputs(inputs, priors_);
     }
-    const auto [prediction, variance] = learner_->PredictWithVariance(inputs);
-    writer_.WritePredictionAndVariance(prediction, variance);
-    return prediction;
+    WriteOutput(priors_);
+    if (labelled) Score(priors_, targets);
   }
 
-  void Score(double prior, double target) {
-    metrics_.Add(prior, target);
-    if (!quiet_) progress_.Update(metrics_);
+  static int Argmax(std::span<const Real> values) {
+    return static_cast<int>(std::max_element(values.begin(), values.end()) - values.begin());
+  }
+
+  // The output line: the predicted class, or one prediction per target.
+  void WriteOutput(std::span<const Real> predictions) {
+    if (num_classes_ > 0) {
+      writer_.WriteValues({static_cast<double>(Argmax(predictions))});
+      return;
+    }
+    std::copy(predictions.begin(), predictions.end(), output_values_.begin());
+    writer_.WriteValues(output_values_);
+  }
+
+  void Score(std::span<const Real> priors, std::span<const double> targets) {
+    if (num_classes_ > 0) {
+      classification_.Add(Argmax(priors), static_cast<int>(targets[0]));
+      if (!quiet_) progress_.Update(classification_);
+    } else {
+      metrics_.Add(priors[0], targets[0]);
+      for (int output = 1; output < num_outputs_; ++output) {
+        target_metrics_[output].Add(priors[output], targets[output]);
+      }
+      target_metrics_[0] = metrics_;
+      if (!quiet_) progress_.Update(metrics_);
+    }
     if (schedule_.Due(learner_->samples_learned())) Save();
   }
 
   // Learns the buffered labelled lines as one block and writes their output.
   void FlushBlock() {
-    if (block_targets_.empty()) return;
+    if (block_labels_.empty()) return;
+    const std::size_t outputs = static_cast<std::size_t>(num_outputs_);
+    const std::size_t labels = static_cast<std::size_t>(parser_->num_targets());
     block_priors_.resize(block_targets_.size());
     learner_->LearnBlock(block_inputs_, block_targets_, block_priors_);
-    for (std::size_t s = 0; s < block_targets_.size(); ++s) {
-      writer_.WritePrediction(block_priors_[s]);
-      Score(block_priors_[s], block_targets_[s]);
+    for (std::size_t s = 0; s * outputs < block_priors_.size(); ++s) {
+      const std::span<const Real> priors = std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
+      WriteOutput(priors);
+      Score(priors, std::span<const double>(block_labels_).subspan(s * labels, labels));
     }
     block_inputs_.clear();
     block_targets_.clear();
+    block_labels_.clear();
   }
 
   // Saves the checkpoint now; a failure is reported and the run goes on.
@@ -455,6 +580,8 @@ class LearnRun {
   const int standardize_lines_;
   const int block_size_;
   const bool with_variance_;
+  const int num_classes_;  // 0: regression
+  const int num_outputs_;
   const std::int64_t max_error_messages_;
   CheckpointSchedule schedule_;
   std::string input_name_;
@@ -462,17 +589,26 @@ class LearnRun {
   std::vector<std::string> header_;
   std::optional<CsvLineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
-  std::vector<double> inputs_;
-  std::vector<Real> converted_inputs_;  // the inputs in Real, when Real is not double
-  std::vector<Real> block_inputs_;      // labelled lines waiting for a full block
-  std::vector<Real> block_targets_;
-  std::vector<Real> block_priors_;
   std::vector<PendingLine> pending_;
-  RegressionMetrics metrics_;
+  RegressionMetrics metrics_;                   // of the first target
+  std::vector<RegressionMetrics> target_metrics_;  // of every target
+  ClassificationMetrics classification_;
   ProgressTable progress_;
   std::int64_t line_number_ = 0;
   std::int64_t predicted_only_ = 0;
   std::int64_t rejected_ = 0;
+  // Per-line buffers, sized once.
+  std::vector<double> inputs_;
+  std::vector<double> targets_;
+  std::vector<Real> converted_inputs_;  // the inputs in Real, when Real is not double
+  std::vector<Real> real_targets_;
+  std::vector<Real> priors_;
+  std::vector<double> output_values_;
+  // Labelled lines waiting for a full block: inputs, model targets, labels.
+  std::vector<Real> block_inputs_;
+  std::vector<Real> block_targets_;
+  std::vector<double> block_labels_;
+  std::vector<Real> block_priors_;
 };
 
 // Loads the checkpoint (if any), opens input and output, and runs.

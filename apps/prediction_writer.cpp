@@ -32,22 +32,14 @@ PredictionWriter::~PredictionWriter() {
   if (owns_file_ && file_ != nullptr) std::fclose(file_);
 }
 
-void PredictionWriter::WritePrediction(double prediction) {
+void PredictionWriter::WriteValues(std::span<const double> values) {
   if (file_ == nullptr) return;
   char text[32];
-  const auto result = std::to_chars(text, text + sizeof(text) - 1, prediction);
-  *result.ptr = '\n';
-  std::fwrite(text, 1, static_cast<size_t>(result.ptr - text) + 1, file_);
-}
-
-void PredictionWriter::WritePredictionAndVariance(double prediction, double variance) {
-  if (file_ == nullptr) return;
-  char text[64];
-  char* end = std::to_chars(text, text + 31, prediction).ptr;
-  *end++ = ',';
-  end = std::to_chars(end, text + sizeof(text) - 1, variance).ptr;
-  *end++ = '\n';
-  std::fwrite(text, 1, static_cast<size_t>(end - text), file_);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    char* end = std::to_chars(text, text + sizeof(text) - 1, values[i]).ptr;
+    *end++ = i + 1 < values.size() ? ',' : '\n';
+    std::fwrite(text, 1, static_cast<std::size_t>(end - text), file_);
+  }
 }
 
 void PredictionWriter::WriteEmptyLine() {

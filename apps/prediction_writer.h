@@ -6,6 +6,8 @@
 #define RFFSTREAM_APPS_PREDICTION_WRITER_H_
 
 #include <cstdio>
+#include <initializer_list>
+#include <span>
 #include <string>
 
 #include "absl/status/status.h"
@@ -22,9 +24,13 @@ class PredictionWriter {
   PredictionWriter& operator=(PredictionWriter&&) = delete;
   ~PredictionWriter();
 
-  void WritePrediction(double prediction);
-  // "prediction,variance".
-  void WritePredictionAndVariance(double prediction, double variance);
+  void WritePrediction(double prediction) { WriteValues({prediction}); }
+  // One line of comma-separated values (predictions, a prediction and its
+  // variance, a class).
+  void WriteValues(std::span<const double> values);
+  void WriteValues(std::initializer_list<double> values) {
+    WriteValues(std::span<const double>(values.begin(), values.size()));
+  }
   // The line for an input line that gave no prediction (blank or rejected).
   void WriteEmptyLine();
   // Flushes (and closes a file); reports the first write error.

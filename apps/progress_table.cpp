@@ -8,19 +8,17 @@ namespace rffstream::app {
 ProgressTable::ProgressTable(std::FILE* out, std::int64_t every)
     : out_(out), every_(every), next_row_at_(every > 0 ? every : 1) {}
 
-void ProgressTable::PrintHeader() {
-  std::fprintf(out_, "%12s %12s %12s %12s %10s %12s\n", "samples", "mse", "mse_since",
-               "mae", "r2", "samples/s");
-  header_printed_ = true;
-}
-
 double ProgressTable::SamplesPerSecond(std::int64_t samples) const {
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   return seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
 }
 
 void ProgressTable::PrintRow(const RegressionMetrics& metrics) {
-  if (!header_printed_) PrintHeader();
+  if (!header_printed_) {
+    std::fprintf(out_, "%12s %12s %12s %12s %10s %12s\n", "samples", "mse", "mse_since", "mae",
+                 "r2", "samples/s");
+    header_printed_ = true;
+  }
   const std::int64_t since_count = metrics.count() - last_row_count_;
   const double since_mse =
       (metrics.sum_squared_error() - last_row_sum_squared_error_) / static_cast<double>(since_count);
@@ -40,24 +38,53 @@ void ProgressTable::ContinueFrom(const RegressionMetrics& metrics) {
   }
 }
 
-void ProgressTable::Update(const RegressionMetrics& metrics) {
-  if (metrics.count() < next_row_at_) return;
-  PrintRow(metrics);
+bool ProgressTable::RowDue(std::int64_t count) {
+  if (count < next_row_at_) return false;
   next_row_at_ = every_ > 0 ? next_row_at_ + every_ : next_row_at_ * 2;
+  return true;
+}
+
+void ProgressTable::Update(const RegressionMetrics& metrics) {
+  if (RowDue(metrics.count())) PrintRow(metrics);
+}
+
+void ProgressTable::Update(const ClassificationMetrics& metrics) {
+  if (RowDue(metrics.count())) PrintRow(metrics);
+}
+
+void ProgressTable::PrintRow(const ClassificationMetrics& metrics) {
+  if (!header_printed_) {
+    std::fprintf(out_, "%12s %12s %14s %12s\n", "samples", "accuracy", "accuracy_since",
+                 "samples/s");
+    header_printed_ = true;
+  }
+  const std::int64_t since_count = metrics.count() - last_row_count_;
+  const double since_accuracy =
+      static_cast<double>(metrics.correct() - last_row_correct_) / static_cast<double>(since_count);
+  std::fprintf(out_, "%12" PRId64 " %12.4f %14.4f %12.0f\n", metrics.count(), metrics.accuracy(),
+               since_accuracy, SamplesPerSecond(metrics.count()));
+  last_row_count_ = metrics.count();
+  last_row_correct_ = metrics.correct();
+}
+
+void ProgressTable::PrintCounts(std::int64_t scored, std::int64_t lines_read,
+                                std::int64_t predicted_only, std::int64_t rejected,
+                                const char* scored_verb) {
+  std::fprintf(out_,
+               "\nfinished: %" PRId64 " lines read, %" PRId64 " %s, %" PRId64
+               " predicted only, %" PRId64 " rejected\n",
+               lines_read, scored - resumed_count_, scored_verb, predicted_only, rejected);
+  if (resumed_count_ > 0) {
+    std::fprintf(out_, "resumed from a checkpoint: metrics cover all %" PRId64 " samples\n",
+                 scored);
+  }
 }
 
 void ProgressTable::Finish(const RegressionMetrics& metrics, std::int64_t lines_read,
                            std::int64_t predicted_only, std::int64_t rejected,
                            const char* scored_verb) {
   if (metrics.count() > last_row_count_) PrintRow(metrics);
-  std::fprintf(out_,
-               "\nfinished: %" PRId64 " lines read, %" PRId64 " %s, %" PRId64
-               " predicted only, %" PRId64 " rejected\n",
-               lines_read, metrics.count() - resumed_count_, scored_verb, predicted_only, rejected);
-  if (resumed_count_ > 0) {
-    std::fprintf(out_, "resumed from a checkpoint: metrics cover all %" PRId64 " samples\n",
-                 metrics.count());
-  }
+  PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
   if (metrics.count() > 0) {
     // Learned lines were predicted before learning: progressive validation.
     const bool progressive = std::string_view(scored_verb) == "learned";
@@ -68,6 +95,30 @@ void ProgressTable::Finish(const RegressionMetrics& metrics, std::int64_t lines_
   }
   std::fprintf(out_, "throughput: %.0f samples/s over %.3f s\n",
                SamplesPerSecond(metrics.count() - resumed_count_ + predicted_only),
+               absl::ToDoubleSeconds(absl::Now() - start_));
+}
+
+void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t lines_read,
+                           std::int64_t predicted_only, std::int64_t rejected,
+                           const char* scored_verb) {
+  if (metrics.count() > last_row_count_) PrintRow(metrics);
+  PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
+  if (metrics.count() > 0) {
+    const bool progressive = std::string_view(scored_verb) == "learned";
+    std::fprintf(out_, "%s: accuracy %.4f (%" PRId64 " of %" PRId64 ")\n",
+                 progressive ? "progressive validation" : "evaluation", metrics.accuracy(),
+                 metrics.correct(), metrics.count());
+    std::fprintf(out_, "confusion counts (row: true class, column: predicted class):\n");
+    for (int actual = 0; actual < metrics.num_classes(); ++actual) {
+      std::fprintf(out_, "%4d:", actual);
+      for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
+        std::fprintf(out_, " %" PRId64, metrics.confusion(actual, predicted));
+      }
+      std::fprintf(out_, "\n");
+    }
+  }
+  std::fprintf(out_, "throughput: %.0f samples/s over %.3f s\n",
+               SamplesPerSecond(metrics.count() + predicted_only),
                absl::ToDoubleSeconds(absl::Now() - start_));
 }
 

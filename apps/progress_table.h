@@ -11,6 +11,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "rffstream/classification_metrics.h"
 #include "rffstream/regression_metrics.h"
 
 namespace rffstream::app {
@@ -26,15 +27,23 @@ class ProgressTable {
 
   // Call after each learned sample; prints a row when one is due.
   void Update(const RegressionMetrics& metrics);
+  void Update(const ClassificationMetrics& metrics);
 
   // Prints the last row (if not just printed) and the summary lines.
   // `scored_verb` says what happened to labelled lines: "learned" or "scored".
   void Finish(const RegressionMetrics& metrics, std::int64_t lines_read,
               std::int64_t predicted_only, std::int64_t rejected, const char* scored_verb);
+  // The same for a classifier: accuracy, then the confusion counts.
+  void Finish(const ClassificationMetrics& metrics, std::int64_t lines_read,
+              std::int64_t predicted_only, std::int64_t rejected, const char* scored_verb);
 
  private:
-  void PrintHeader();
+  // Whether a row is due at `count` samples; if so, schedules the next one.
+  bool RowDue(std::int64_t count);
   void PrintRow(const RegressionMetrics& metrics);
+  void PrintRow(const ClassificationMetrics& metrics);
+  void PrintCounts(std::int64_t scored, std::int64_t lines_read, std::int64_t predicted_only,
+                   std::int64_t rejected, const char* scored_verb);
   double SamplesPerSecond(std::int64_t samples) const;
 
   std::FILE* out_;
@@ -43,6 +52,7 @@ class ProgressTable {
   std::int64_t resumed_count_ = 0;  // samples in the metrics before this run
   std::int64_t last_row_count_ = 0;
   double last_row_sum_squared_error_ = 0.0;
+  std::int64_t last_row_correct_ = 0;
   bool header_printed_ = false;
   absl::Time start_ = absl::Now();
 };

@@ -2,6 +2,7 @@
 // with real files for standard input, output and error.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -282,6 +283,65 @@ TEST_CASE("An unsupported --simd or RFFSTREAM_SIMD is a usage error", "[app][sim
   const RunResult environment = RunApp("learn", "1,2,3\n", "RFFSTREAM_SIMD=neon");
   CHECK(environment.exit_code == 2);
   CHECK(environment.err.find("rffstream: RFFSTREAM_SIMD: SIMD kernel 'neon'") != std::string::npos);
+}
+
+TEST_CASE("learn --targets learns several columns and writes one prediction each", "[app][outputs]") {
+  const RunResult result =
+      RunApp("learn --header --targets=y,z --predictions=- --features=32", "a,y,b,z\n1,2,3,4\n2,3,4,5\n3,4,5,6\n");
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "0,0");  // nothing learned before the first line
+  CHECK(std::count(lines[2].begin(), lines[2].end(), ',') == 1);
+  CHECK(result.err.find("rmse per target:") != std::string::npos);
+}
+
+TEST_CASE("learn --classes predicts classes and reports accuracy and confusion", "[app][classes]") {
+  std::string csv;
+  for (int t = 0; t < 400; ++t) {
+    const double x = std::sin(0.37 * t), y = std::cos(0.91 * t);
+    csv += std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(x > 0 ? (y > 0 ? 0 : 1) : 2) + "\n";
+  }
+  const RunResult result = RunApp("learn --classes=3 --predictions=- --features=128 --gamma=1", csv);
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 400);
+  for (const std::string& line : lines) CHECK((line == "0" || line == "1" || line == "2"));
+  const size_t at = result.err.find("progressive validation: accuracy ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stod(result.err.substr(at + 33)) > 0.8);
+  CHECK(result.err.find("confusion counts (row: true class, column: predicted class):") !=
+        std::string::npos);
+}
+
+TEST_CASE("learn --classes rejects labels outside the classes", "[app][classes][errors]") {
+  const RunResult result = RunApp("learn --classes=3 --features=16", "1,2,0\n1,2,3\n1,2,1.5\n1,2,2\n");
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("line 2: class label 3 is not an integer in [0, 3) (--classes) (skipped)") !=
+        std::string::npos);
+  CHECK(result.err.find("line 3: class label 1.5 is not an integer in [0, 3) (--classes) (skipped)") !=
+        std::string::npos);
+  CHECK(result.err.find("2 learned, 0 predicted only, 2 rejected") != std::string::npos);
+}
+
+TEST_CASE("learn --block gives the same predictions as one at a time", "[app][block]") {
+  const RunResult single = RunApp("learn --predictions=- --quiet --features=32", SmoothCsv(300));
+  const RunResult blocked = RunApp("learn --predictions=- --quiet --features=32 --block=16", SmoothCsv(300));
+  REQUIRE(blocked.exit_code == 0);
+  const std::vector<std::string> a = Lines(single.out), b = Lines(blocked.out);
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) CHECK(std::stod(b[i]) == Approx(std::stod(a[i])).margin(1e-9));
+}
+
+TEST_CASE("learn --variance writes the predictive variance as a second column", "[app][variance]") {
+  const RunResult result = RunApp("learn --predictions=- --quiet --features=32 --variance", SmoothCsv(100));
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 100);
+  const std::string& last = lines.back();
+  REQUIRE(last.find(',') != std::string::npos);
+  CHECK(std::stod(last.substr(last.find(',') + 1)) > 0);
+  CHECK(RunApp("learn --variance --block=4", "").exit_code == 2);
 }
 
 }  // namespace

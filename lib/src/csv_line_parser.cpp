@@ -57,17 +57,39 @@ absl::StatusOr<double> ParseNumber(std::string_view field, int field_number) {
 }  // namespace
 
 CsvLineParser::CsvLineParser(int num_fields, int target_index, char delimiter)
-    : num_fields_(num_fields), target_index_(target_index), delimiter_(delimiter) {
-  assert(target_index == kNoTarget ? num_fields >= 1
-                                   : num_fields >= 2 && target_index >= 0 && target_index < num_fields);
+    : CsvLineParser(num_fields,
+                    target_index == kNoTarget ? std::vector<int>{} : std::vector<int>{target_index},
+                    delimiter) {}
+
+CsvLineParser::CsvLineParser(int num_fields, const std::vector<int>& target_indices,
+                             char delimiter)
+    : num_fields_(num_fields),
+      num_targets_(static_cast<int>(target_indices.size())),
+      target_slot_of_field_(num_fields, -1),
+      delimiter_(delimiter) {
+  assert(num_fields >= 1 && num_targets_ < num_fields);
+  for (int slot = 0; slot < num_targets_; ++slot) {
+    assert(target_indices[slot] >= 0 && target_indices[slot] < num_fields);
+    target_slot_of_field_[target_indices[slot]] = slot;
+  }
 }
 
 absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line,
                                                            std::span<double> inputs) const {
+  double target = 0;
+  absl::StatusOr<bool> labelled =
+      ParseTargets(line, inputs, std::span<double>(&target, num_targets_ > 0 ? 1 : 0));
+  if (!labelled.ok()) return labelled.status();
+  if (!*labelled) return std::nullopt;
+  return target;
+}
+
+absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::span<double> inputs,
+                                                 std::span<double> targets) const {
   line = WithoutCarriageReturn(line);
-  std::optional<double> target;
   int field_index = 0;
   int input_index = 0;
+  int empty_targets = 0;
   size_t start = 0;
   while (true) {
     const size_t end = std::min(line.find(delimiter_, start), line.size());
@@ -76,16 +98,13 @@ absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line
                                                      CountCsvFields(line, delimiter_)));
     }
     const std::string_view field = line.substr(start, end - start);
-    if (field_index == target_index_) {
-      if (!TrimSpaces(field).empty()) {
-        absl::StatusOr<double> value = ParseNumber(field, field_index + 1);
-        if (!value.ok()) return value.status();
-        target = *value;
-      }
+    const int slot = target_slot_of_field_[field_index];
+    if (slot >= 0 && TrimSpaces(field).empty()) {
+      ++empty_targets;
     } else {
       absl::StatusOr<double> value = ParseNumber(field, field_index + 1);
       if (!value.ok()) return value.status();
-      inputs[input_index++] = *value;
+      (slot >= 0 ? targets[slot] : inputs[input_index++]) = *value;
     }
     ++field_index;
     if (end == line.size()) break;
@@ -95,7 +114,11 @@ absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line
     return absl::InvalidArgumentError(
         absl::StrCat("expected ", num_fields_, " fields, got ", field_index));
   }
-  return target;
+  if (empty_targets > 0 && empty_targets < num_targets_) {
+    return absl::InvalidArgumentError(absl::StrCat(empty_targets, " of ", num_targets_,
+                                                   " target fields are empty (all or none)"));
+  }
+  return num_targets_ > 0 && empty_targets == 0;
 }
 
 std::vector<std::string> SplitCsvHeader(std::string_view line, char delimiter) {

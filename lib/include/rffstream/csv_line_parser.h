@@ -30,9 +30,13 @@ class CsvLineParser {
   // num_fields >= 2, 0 <= target_index < num_fields.
   CsvLineParser(int num_fields, int target_index, char delimiter = ',');
 
+  // Several target columns (in the order given), all other columns inputs.
+  // REQUIRES: distinct indices in [0, num_fields), fewer than num_fields.
+  CsvLineParser(int num_fields, const std::vector<int>& target_indices, char delimiter = ',');
+
   int num_fields() const { return num_fields_; }
-  int num_inputs() const { return target_index_ == kNoTarget ? num_fields_ : num_fields_ - 1; }
-  int target_index() const { return target_index_; }
+  int num_targets() const { return num_targets_; }
+  int num_inputs() const { return num_fields_ - num_targets_; }
 
   // Parses `line` (a trailing '\r' is ignored) into `inputs`, the fields other
   // than the target in their order. Returns the target, or nullopt when the
@@ -41,9 +45,18 @@ class CsvLineParser {
   [[nodiscard]] absl::StatusOr<std::optional<double>> Parse(std::string_view line,
                                                             std::span<double> inputs) const;
 
+  // As Parse, for any number of target columns: fills `targets` and returns
+  // true, or returns false when every target field is empty (predict only).
+  // Some target fields empty and others not is an error.
+  // REQUIRES: inputs.size() == num_inputs(), targets.size() == num_targets().
+  [[nodiscard]] absl::StatusOr<bool> ParseTargets(std::string_view line, std::span<double> inputs,
+                                                  std::span<double> targets) const;
+
  private:
   int num_fields_;
-  int target_index_;
+  int num_targets_;
+  // For each field: its target slot, or -1 for an input.
+  std::vector<int> target_slot_of_field_;
   char delimiter_;
 };
 
