@@ -67,9 +67,9 @@ void ProgressTable::PrintRow(const ClassificationMetrics& metrics) {
   last_row_correct_ = metrics.correct();
 }
 
-void ProgressTable::PrintCounts(std::int64_t scored, std::int64_t lines_read,
-                                std::int64_t predicted_only, std::int64_t rejected,
-                                const char* scored_verb) {
+const char* ProgressTable::PrintCounts(std::int64_t scored, std::int64_t lines_read,
+                                       std::int64_t predicted_only, std::int64_t rejected,
+                                       const char* scored_verb) {
   std::fprintf(out_,
                "\nfinished: %" PRId64 " lines read, %" PRId64 " %s, %" PRId64
                " predicted only, %" PRId64 " rejected\n",
@@ -78,36 +78,36 @@ void ProgressTable::PrintCounts(std::int64_t scored, std::int64_t lines_read,
     std::fprintf(out_, "resumed from a checkpoint: metrics cover all %" PRId64 " samples\n",
                  scored);
   }
+  // Learned lines were predicted before learning: progressive validation.
+  return std::string_view(scored_verb) == "learned" ? "progressive validation" : "evaluation";
+}
+
+void ProgressTable::PrintThroughput(std::int64_t samples) {
+  std::fprintf(out_, "throughput: %.0f samples/s over %.3f s\n", SamplesPerSecond(samples),
+               absl::ToDoubleSeconds(absl::Now() - start_));
 }
 
 void ProgressTable::Finish(const RegressionMetrics& metrics, std::int64_t lines_read,
                            std::int64_t predicted_only, std::int64_t rejected,
                            const char* scored_verb) {
   if (metrics.count() > last_row_count_) PrintRow(metrics);
-  PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
+  const char* label = PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
   if (metrics.count() > 0) {
-    // Learned lines were predicted before learning: progressive validation.
-    const bool progressive = std::string_view(scored_verb) == "learned";
-    std::fprintf(out_, "%s: rmse %.6g, mse %.6g, mae %.6g, r2 %.4f\n",
-                 progressive ? "progressive validation" : "evaluation",
+    std::fprintf(out_, "%s: rmse %.6g, mse %.6g, mae %.6g, r2 %.4f\n", label,
                  metrics.root_mean_squared_error(), metrics.mean_squared_error(),
                  metrics.mean_absolute_error(), metrics.r_squared());
   }
-  std::fprintf(out_, "throughput: %.0f samples/s over %.3f s\n",
-               SamplesPerSecond(metrics.count() - resumed_count_ + predicted_only),
-               absl::ToDoubleSeconds(absl::Now() - start_));
+  PrintThroughput(metrics.count() - resumed_count_ + predicted_only);
 }
 
 void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t lines_read,
                            std::int64_t predicted_only, std::int64_t rejected,
                            const char* scored_verb) {
   if (metrics.count() > last_row_count_) PrintRow(metrics);
-  PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
+  const char* label = PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
   if (metrics.count() > 0) {
-    const bool progressive = std::string_view(scored_verb) == "learned";
-    std::fprintf(out_, "%s: accuracy %.4f (%" PRId64 " of %" PRId64 ")\n",
-                 progressive ? "progressive validation" : "evaluation", metrics.accuracy(),
-                 metrics.correct(), metrics.count());
+    std::fprintf(out_, "%s: accuracy %.4f (%" PRId64 " of %" PRId64 ")\n", label,
+                 metrics.accuracy(), metrics.correct(), metrics.count());
     std::fprintf(out_, "confusion counts (row: true class, column: predicted class):\n");
     for (int actual = 0; actual < metrics.num_classes(); ++actual) {
       std::fprintf(out_, "%4d:", actual);
@@ -117,9 +117,7 @@ void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t li
       std::fprintf(out_, "\n");
     }
   }
-  std::fprintf(out_, "throughput: %.0f samples/s over %.3f s\n",
-               SamplesPerSecond(metrics.count() + predicted_only),
-               absl::ToDoubleSeconds(absl::Now() - start_));
+  PrintThroughput(metrics.count() + predicted_only);
 }
 
 }  // namespace rffstream::app

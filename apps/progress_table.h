@@ -42,8 +42,11 @@ class ProgressTable {
   bool RowDue(std::int64_t count);
   void PrintRow(const RegressionMetrics& metrics);
   void PrintRow(const ClassificationMetrics& metrics);
-  void PrintCounts(std::int64_t scored, std::int64_t lines_read, std::int64_t predicted_only,
-                   std::int64_t rejected, const char* scored_verb);
+  // The "finished" line; returns the label of the metrics line.
+  const char* PrintCounts(std::int64_t scored, std::int64_t lines_read,
+                          std::int64_t predicted_only, std::int64_t rejected,
+                          const char* scored_verb);
+  void PrintThroughput(std::int64_t samples);
   double SamplesPerSecond(std::int64_t samples) const;
 
   std::FILE* out_;
