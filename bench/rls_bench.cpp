@@ -63,6 +63,80 @@ void BM_LearnEigen(benchmark::State& state) {
 BENCHMARK(BM_LearnEigen<float>)->Name("BM_LearnEigen/float/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 BENCHMARK(BM_LearnEigen<double>)->Name("BM_LearnEigen/double/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 
+// Blocks of k samples: items are samples, so figures compare with k = 1.
+template <class Real>
+void BM_LearnBlock(benchmark::State& state) {
+  const int dimension = static_cast<int>(state.range(0));
+  const int block = static_cast<int>(state.range(1));
+  BasicRls<Real> rls(dimension, kRidge, 1.0);
+  const auto samples = MakeFeatures<Real>(dimension);
+  std::vector<Real> rows, targets(block), priors(block);
+  for (int s = 0; s < block; ++s) {
+    rows.insert(rows.end(), samples[s % kDistinctSamples].begin(), samples[s % kDistinctSamples].end());
+    targets[s] = samples[s % kDistinctSamples][0];
+  }
+  for (auto _ : state) {
+    rls.LearnBlock(rows, targets, priors);
+    benchmark::DoNotOptimize(priors.data());
+  }
+  state.SetItemsProcessed(state.iterations() * block);
+  // Woodbury flops per block: U = P Zᵀ (2D²k), Z U (2Dk²), the rank-k update (D²k).
+  state.counters["GFLOPS"] = benchmark::Counter(
+      (3.0 * dimension * dimension * block + 2.0 * dimension * block * block) * state.iterations(),
+      benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+
+template <class Real>
+void BM_LearnEigenBlock(benchmark::State& state) {
+  const int dimension = static_cast<int>(state.range(0));
+  const int block = static_cast<int>(state.range(1));
+  bench::EigenRls<Real> rls(dimension, static_cast<Real>(kRidge));
+  const auto samples = MakeFeatures<Real>(dimension);
+  typename bench::EigenRls<Real>::Matrix features(dimension, block);
+  typename bench::EigenRls<Real>::Vector targets(block);
+  for (int s = 0; s < block; ++s) {
+    for (int i = 0; i < dimension; ++i) features(i, s) = samples[s % kDistinctSamples][i];
+    targets[s] = samples[s % kDistinctSamples][0];
+  }
+  for (auto _ : state) {
+    rls.LearnBlock(features, targets);
+    benchmark::DoNotOptimize(rls.weights().data());
+  }
+  state.SetItemsProcessed(state.iterations() * block);
+  state.counters["GFLOPS"] = benchmark::Counter(
+      (3.0 * dimension * dimension * block + 2.0 * dimension * block * block) * state.iterations(),
+      benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+
+void BlockSizes(benchmark::internal::Benchmark* benchmark) {
+  for (int dimension : {256, 1024, 2048}) {
+    for (int block : {16, 64, 256}) benchmark->Args({dimension, block});
+  }
+}
+BENCHMARK(BM_LearnBlock<float>)->Name("BM_Learn/float/block")->Apply(BlockSizes);
+BENCHMARK(BM_LearnBlock<double>)->Name("BM_Learn/double/block")->Apply(BlockSizes);
+BENCHMARK(BM_LearnEigenBlock<float>)->Name("BM_LearnEigen/float/block")->Apply(BlockSizes);
+BENCHMARK(BM_LearnEigenBlock<double>)->Name("BM_LearnEigen/double/block")->Apply(BlockSizes);
+
+// The machine's practical peak for the FLOP fractions: a large square Eigen
+// GEMM (compiled for this machine), in GFLOPS.
+template <class Real>
+void BM_PeakGemm(benchmark::State& state) {
+  using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+  const int n = static_cast<int>(state.range(0));
+  const Matrix a = Matrix::Random(n, n), b = Matrix::Random(n, n);
+  Matrix c(n, n);
+  for (auto _ : state) {
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * n * n * n * state.iterations(),
+                                                benchmark::Counter::kIsRate,
+                                                benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_PeakGemm<float>)->Name("BM_PeakGemm/float")->Arg(1024);
+BENCHMARK(BM_PeakGemm<double>)->Name("BM_PeakGemm/double")->Arg(1024);
+
 // Baseline (a): the textbook update on the full matrix with temporaries.
 void BM_LearnNaive(benchmark::State& state) {
   const int dimension = static_cast<int>(state.range(0));
