@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "naive_learner.h"
@@ -55,32 +56,50 @@ Percentiles Measure(long calls, Call&& call) {
   return result;
 }
 
-void Print(const char* what, int features, long calls, const Percentiles& p) {
-  std::printf("%-14s D=%-5d calls=%-8ld p50 %8.2f us  p99 %8.2f us  p99.9 %8.2f us  max %9.2f us\n",
-              what, features, calls, p.p50, p.p99, p.p999, p.max);
+void Print(const std::string& what, int features, long calls, const Percentiles& p) {
+  std::printf("%-20s D=%-5d calls=%-8ld p50 %8.2f us  p99 %8.2f us  p99.9 %8.2f us  max %9.2f us\n",
+              what.c_str(), features, calls, p.p50, p.p99, p.p999, p.max);
 }
 
-void Run(int features, long calls) {
+LearnerConfig Config(int features) {
   LearnerConfig config;
   config.features.input_dimension = kInputDimension;
   config.features.num_features = features;
   config.features.gamma = 1.0 / kInputDimension;
-  absl::StatusOr<Learner> learner = Learner::Create(config);
+  return config;
+}
+
+template <class Real>
+void RunLearner(int features, long calls) {
+  absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(Config(features));
   if (!learner.ok()) std::abort();
+  std::vector<std::vector<Real>> inputs(kDistinctInputs, std::vector<Real>(kInputDimension));
+  for (int t = 0; t < kDistinctInputs; ++t) {
+    for (int j = 0; j < kInputDimension; ++j) inputs[t][j] = static_cast<Real>(std::sin(0.37 * t + 1.3 * j));
+  }
+  const std::string precision = std::is_same_v<Real, float> ? "/float32" : "/float64";
+  volatile Real sink = 0;
+  Print("Learn" + precision, features, calls, Measure(calls, [&](long t) {
+          const std::vector<Real>& x = inputs[t % kDistinctInputs];
+          sink = learner->Learn(x, x[0] * x[1]);
+        }));
+  Print("Predict" + precision, features, calls, Measure(calls, [&](long t) {
+          sink = learner->Predict(inputs[t % kDistinctInputs]);
+        }));
+}
+
+void Run(int features, long calls) {
+  RunLearner<double>(features, calls);
+  RunLearner<float>(features, calls);
+  const LearnerConfig config = Config(features);
+  absl::StatusOr<FeatureMap> map = FeatureMap::Create(config.features);
   std::vector<std::vector<double>> inputs(kDistinctInputs, std::vector<double>(kInputDimension));
   for (int t = 0; t < kDistinctInputs; ++t) {
     for (int j = 0; j < kInputDimension; ++j) inputs[t][j] = std::sin(0.37 * t + 1.3 * j);
   }
   volatile double sink = 0;
-  Print("Learn", features, calls, Measure(calls, [&](long t) {
-          const std::vector<double>& x = inputs[t % kDistinctInputs];
-          sink = learner->Learn(x, x[0] * x[1]);
-        }));
-  Print("Predict", features, calls, Measure(calls, [&](long t) {
-          sink = learner->Predict(inputs[t % kDistinctInputs]);
-        }));
   const long naive_calls = std::max(1000L, calls / 100);
-  bench::NaiveLearner naive(learner->feature_map(), config.ridge);
+  bench::NaiveLearner naive(*map, config.ridge);
   Print("NaiveLearn", features, naive_calls, Measure(naive_calls, [&](long t) {
           const std::vector<double>& x = inputs[t % kDistinctInputs];
           sink = naive.Learn(x, x[0] * x[1]);
