@@ -22,6 +22,7 @@
 #include "checkpoint_schedule.h"
 #include "exit_codes.h"
 #include "line_reader.h"
+#include "model_flags.h"
 #include "prediction_writer.h"
 #include "progress_table.h"
 #include "rffstream/rffstream.h"
@@ -33,22 +34,6 @@ ABSL_FLAG(std::string, target, "last",
           "target column: last, first, a 0-based index, or a name from the header; "
           "the other columns are the inputs. A line with an empty target field is "
           "predicted but not learned from");
-ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS costs O(D^2))");
-ABSL_FLAG(std::string, map, "phase",
-          "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
-ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
-ABSL_FLAG(double, gamma, 0.0,
-          "kernel bandwidth gamma; 0 = 1/(number of inputs). Exclusive with --lengthscale");
-ABSL_FLAG(double, lengthscale, 0.0,
-          "kernel lengthscale l, gamma = 1/(2 l^2); 0 = unset. Exclusive with --gamma");
-ABSL_FLAG(double, ridge, 1e-3, "ridge regularization strength lambda");
-ABSL_FLAG(double, forget, 1.0,
-          "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t");
-ABSL_FLAG(bool, intercept, true, "fit a constant offset as an extra feature");
-ABSL_FLAG(uint64_t, seed, 1, "seed of the random frequencies (the same on every platform)");
-ABSL_FLAG(int, standardize, 0,
-          "standardize inputs with the mean and standard deviation of the first N lines "
-          "(their predictions are written once the window is full); 0 = off");
 ABSL_FLAG(std::string, predictions, "",
           "write one line per input line (after the header) to FILE, - for standard "
           "output: the a-priori prediction, or an empty line for a blank or rejected line");
@@ -59,17 +44,6 @@ ABSL_FLAG(int64_t, progress_every, 0,
 ABSL_FLAG(int64_t, max_line_bytes, 1 << 20, "longer input lines are rejected");
 ABSL_FLAG(int, max_error_messages, 10,
           "print at most this many rejected-line messages (all are counted in the summary)");
-ABSL_FLAG(std::string, precision, "float64",
-          "float64 or float32: the precision of the model's arithmetic and storage (float32 "
-          "halves the memory traffic of the O(D^2) update)");
-ABSL_FLAG(std::string, targets, "",
-          "several target columns learned together (names from the header or 0-based indices, "
-          "comma-separated); they share the features and P. Output lines hold one prediction "
-          "per target");
-ABSL_FLAG(int, classes, 0,
-          "K > 0: the target column holds a class 0..K-1, learned one-vs-rest as K outputs with "
-          "targets +1/-1; the output is the predicted class (argmax), the metrics accuracy and "
-          "confusion counts");
 ABSL_FLAG(int, block, 1,
           "learn labelled lines in blocks of k with one rank-k update (same predictions and "
           "model as k = 1, higher throughput, each block's output written when it is full)");
@@ -95,111 +69,9 @@ struct PendingLine {
   std::vector<double> targets;
 };
 
-// The number of model outputs the flags ask for: one per --targets column,
-// one per class, or 1.
-int OutputsFromFlags() {
-  if (absl::GetFlag(FLAGS_classes) > 0) return absl::GetFlag(FLAGS_classes);
-  const std::string targets = absl::GetFlag(FLAGS_targets);
-  if (targets.empty()) return 1;
-  return static_cast<int>(std::count(targets.begin(), targets.end(), ',')) + 1;
-}
-
-absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
-  LearnerConfig config;
-  FeatureMapConfig& features = config.features;
-  features.input_dimension = input_dimension;
-  features.num_features = absl::GetFlag(FLAGS_features);
-  absl::StatusOr<FeatureMapKind> map = ParseFeatureMapKind(absl::GetFlag(FLAGS_map));
-  if (!map.ok()) return map.status();
-  features.map = *map;
-  absl::StatusOr<KernelKind> kernel = ParseKernelKind(absl::GetFlag(FLAGS_kernel));
-  if (!kernel.ok()) return kernel.status();
-  features.kernel = *kernel;
-  const double gamma = absl::GetFlag(FLAGS_gamma);
-  const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
-  if (gamma != 0.0 && lengthscale != 0.0) {
-    return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
-  }
-  if (lengthscale < 0.0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--lengthscale must be positive, got ", lengthscale));
-  }
-  features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
-                   : gamma != 0.0     ? gamma
-                                      : 1.0 / input_dimension;
-  features.seed = absl::GetFlag(FLAGS_seed);
-  config.ridge = absl::GetFlag(FLAGS_ridge);
-  config.forgetting = absl::GetFlag(FLAGS_forget);
-  config.intercept = absl::GetFlag(FLAGS_intercept);
-  config.num_outputs = OutputsFromFlags();
-  if (absl::Status status = config.Validate(); !status.ok()) return status;
-  return config;
-}
-
-// A flag the user set to something other than its default.
-template <class T>
-bool IsSetByUser(const absl::Flag<T>& flag) {
-  const absl::CommandLineFlag& handle = absl::GetFlagReflectionHandle(flag);
-  return handle.CurrentValue() != handle.DefaultValue();
-}
-
-// Model flags given together with --load must agree with the loaded model:
-// they are reported, never silently ignored.
-absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::string& path) {
-  std::string conflicts;
-  const auto conflict = [&](bool differs, const absl::CommandLineFlag& flag,
-                            const std::string& model_value) {
-    if (!differs) return;
-    absl::StrAppend(&conflicts, conflicts.empty() ? "" : ", ", "--", std::string(flag.Name()), "=",
-                    flag.CurrentValue(), " (the model has ", model_value, ")");
-  };
-  const FeatureMapConfig& features = model.features;
-  conflict(IsSetByUser(FLAGS_features) && absl::GetFlag(FLAGS_features) != features.num_features,
-           absl::GetFlagReflectionHandle(FLAGS_features), absl::StrCat(features.num_features));
-  conflict(IsSetByUser(FLAGS_map) && absl::GetFlag(FLAGS_map) != FeatureMapKindName(features.map),
-           absl::GetFlagReflectionHandle(FLAGS_map), std::string(FeatureMapKindName(features.map)));
-  conflict(IsSetByUser(FLAGS_kernel) &&
-               absl::GetFlag(FLAGS_kernel) != KernelKindName(features.kernel),
-           absl::GetFlagReflectionHandle(FLAGS_kernel),
-           std::string(KernelKindName(features.kernel)));
-  conflict(IsSetByUser(FLAGS_gamma) && absl::GetFlag(FLAGS_gamma) != features.gamma,
-           absl::GetFlagReflectionHandle(FLAGS_gamma), absl::StrCat(features.gamma));
-  conflict(IsSetByUser(FLAGS_lengthscale) &&
-               GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
-           absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
-  conflict(IsSetByUser(FLAGS_ridge) && absl::GetFlag(FLAGS_ridge) != model.ridge,
-           absl::GetFlagReflectionHandle(FLAGS_ridge), absl::StrCat(model.ridge));
-  conflict(IsSetByUser(FLAGS_forget) && absl::GetFlag(FLAGS_forget) != model.forgetting,
-           absl::GetFlagReflectionHandle(FLAGS_forget), absl::StrCat(model.forgetting));
-  conflict(IsSetByUser(FLAGS_intercept) && absl::GetFlag(FLAGS_intercept) != model.intercept,
-           absl::GetFlagReflectionHandle(FLAGS_intercept), model.intercept ? "true" : "false");
-  conflict(IsSetByUser(FLAGS_seed) && absl::GetFlag(FLAGS_seed) != features.seed,
-           absl::GetFlagReflectionHandle(FLAGS_seed), absl::StrCat(features.seed));
-  conflict(IsSetByUser(FLAGS_standardize), absl::GetFlagReflectionHandle(FLAGS_standardize),
-           "its own standardization");
-  conflict(IsSetByUser(FLAGS_classes) && absl::GetFlag(FLAGS_classes) != model.num_outputs,
-           absl::GetFlagReflectionHandle(FLAGS_classes), absl::StrCat(model.num_outputs, " outputs"));
-  conflict(IsSetByUser(FLAGS_targets) && OutputsFromFlags() != model.num_outputs,
-           absl::GetFlagReflectionHandle(FLAGS_targets), absl::StrCat(model.num_outputs, " outputs"));
-  if (conflicts.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("flags conflict with the model loaded from ", path, ": ", conflicts));
-}
-
 absl::Status ValidateFlags() {
-  const std::string precision = absl::GetFlag(FLAGS_precision);
-  if (precision != "float32" && precision != "float64") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--precision=", precision, ": expected float32 or float64"));
-  }
   if (absl::GetFlag(FLAGS_block) < 1) {
     return absl::InvalidArgumentError("--block must be >= 1");
-  }
-  if (absl::GetFlag(FLAGS_classes) < 0 || absl::GetFlag(FLAGS_classes) == 1) {
-    return absl::InvalidArgumentError("--classes must be at least 2 (or 0 for regression)");
-  }
-  if (absl::GetFlag(FLAGS_classes) > 0 && !absl::GetFlag(FLAGS_targets).empty()) {
-    return absl::InvalidArgumentError("--classes and --targets are exclusive");
   }
   if (absl::GetFlag(FLAGS_variance) && OutputsFromFlags() > 1) {
     return absl::InvalidArgumentError("--variance is for a single target");
@@ -224,8 +96,7 @@ absl::Status ValidateFlags() {
       absl::GetFlag(FLAGS_save).empty()) {
     return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
   }
-  // Catch bad model flags before reading any input; the dimension is a stand-in.
-  return LearnerConfigFromFlags(/*input_dimension=*/1).status();
+  return ValidateModelFlags();
 }
 
 // One run over one input stream. Owns the parser and the learner, which are

@@ -1,0 +1,133 @@
+#include "model_flags.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS costs O(D^2))");
+ABSL_FLAG(std::string, map, "phase",
+          "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
+ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
+ABSL_FLAG(double, gamma, 0.0,
+          "kernel bandwidth gamma; 0 = 1/(number of inputs). Exclusive with --lengthscale");
+ABSL_FLAG(double, lengthscale, 0.0,
+          "kernel lengthscale l, gamma = 1/(2 l^2); 0 = unset. Exclusive with --gamma");
+ABSL_FLAG(double, ridge, 1e-3, "ridge regularization strength lambda");
+ABSL_FLAG(double, forget, 1.0,
+          "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t");
+ABSL_FLAG(bool, intercept, true, "fit a constant offset as an extra feature");
+ABSL_FLAG(uint64_t, seed, 1, "seed of the random frequencies (the same on every platform)");
+ABSL_FLAG(std::string, precision, "float64",
+          "float64 or float32: the precision of the model's arithmetic and storage (float32 "
+          "halves the memory traffic of the O(D^2) update)");
+ABSL_FLAG(std::string, targets, "",
+          "several target columns learned together (names from the header or 0-based indices, "
+          "comma-separated); they share the features and P. Output lines hold one prediction "
+          "per target");
+ABSL_FLAG(int, classes, 0,
+          "K > 0: the target column holds a class 0..K-1, learned one-vs-rest as K outputs with "
+          "targets +1/-1; the output is the predicted class (argmax), the metrics accuracy and "
+          "confusion counts");
+ABSL_FLAG(int, standardize, 0,
+          "standardize inputs with the mean and standard deviation of the first N lines "
+          "(their predictions are written once the window is full); 0 = off");
+
+namespace rffstream::app {
+
+int OutputsFromFlags() {
+  if (absl::GetFlag(FLAGS_classes) > 0) return absl::GetFlag(FLAGS_classes);
+  const std::string targets = absl::GetFlag(FLAGS_targets);
+  if (targets.empty()) return 1;
+  return static_cast<int>(std::count(targets.begin(), targets.end(), ',')) + 1;
+}
+
+absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
+  LearnerConfig config;
+  FeatureMapConfig& features = config.features;
+  features.input_dimension = input_dimension;
+  features.num_features = absl::GetFlag(FLAGS_features);
+  absl::StatusOr<FeatureMapKind> map = ParseFeatureMapKind(absl::GetFlag(FLAGS_map));
+  if (!map.ok()) return map.status();
+  features.map = *map;
+  absl::StatusOr<KernelKind> kernel = ParseKernelKind(absl::GetFlag(FLAGS_kernel));
+  if (!kernel.ok()) return kernel.status();
+  features.kernel = *kernel;
+  const double gamma = absl::GetFlag(FLAGS_gamma);
+  const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
+  if (gamma != 0.0 && lengthscale != 0.0) {
+    return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
+  }
+  if (lengthscale < 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--lengthscale must be positive, got ", lengthscale));
+  }
+  features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
+                   : gamma != 0.0     ? gamma
+                                      : 1.0 / input_dimension;
+  features.seed = absl::GetFlag(FLAGS_seed);
+  config.ridge = absl::GetFlag(FLAGS_ridge);
+  config.forgetting = absl::GetFlag(FLAGS_forget);
+  config.intercept = absl::GetFlag(FLAGS_intercept);
+  config.num_outputs = OutputsFromFlags();
+  if (absl::Status status = config.Validate(); !status.ok()) return status;
+  return config;
+}
+
+absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::string& path) {
+  std::string conflicts;
+  const auto conflict = [&](bool differs, const absl::CommandLineFlag& flag,
+                            const std::string& model_value) {
+    if (!differs) return;
+    absl::StrAppend(&conflicts, conflicts.empty() ? "" : ", ", "--", std::string(flag.Name()), "=",
+                    flag.CurrentValue(), " (the model has ", model_value, ")");
+  };
+  const FeatureMapConfig& features = model.features;
+  conflict(IsSetByUser(FLAGS_features) && absl::GetFlag(FLAGS_features) != features.num_features,
+           absl::GetFlagReflectionHandle(FLAGS_features), absl::StrCat(features.num_features));
+  conflict(IsSetByUser(FLAGS_map) && absl::GetFlag(FLAGS_map) != FeatureMapKindName(features.map),
+           absl::GetFlagReflectionHandle(FLAGS_map), std::string(FeatureMapKindName(features.map)));
+  conflict(IsSetByUser(FLAGS_kernel) &&
+               absl::GetFlag(FLAGS_kernel) != KernelKindName(features.kernel),
+           absl::GetFlagReflectionHandle(FLAGS_kernel),
+           std::string(KernelKindName(features.kernel)));
+  conflict(IsSetByUser(FLAGS_gamma) && absl::GetFlag(FLAGS_gamma) != features.gamma,
+           absl::GetFlagReflectionHandle(FLAGS_gamma), absl::StrCat(features.gamma));
+  conflict(IsSetByUser(FLAGS_lengthscale) &&
+               GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
+           absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
+  conflict(IsSetByUser(FLAGS_ridge) && absl::GetFlag(FLAGS_ridge) != model.ridge,
+           absl::GetFlagReflectionHandle(FLAGS_ridge), absl::StrCat(model.ridge));
+  conflict(IsSetByUser(FLAGS_forget) && absl::GetFlag(FLAGS_forget) != model.forgetting,
+           absl::GetFlagReflectionHandle(FLAGS_forget), absl::StrCat(model.forgetting));
+  conflict(IsSetByUser(FLAGS_intercept) && absl::GetFlag(FLAGS_intercept) != model.intercept,
+           absl::GetFlagReflectionHandle(FLAGS_intercept), model.intercept ? "true" : "false");
+  conflict(IsSetByUser(FLAGS_seed) && absl::GetFlag(FLAGS_seed) != features.seed,
+           absl::GetFlagReflectionHandle(FLAGS_seed), absl::StrCat(features.seed));
+  conflict(IsSetByUser(FLAGS_standardize), absl::GetFlagReflectionHandle(FLAGS_standardize),
+           "its own standardization");
+  conflict(IsSetByUser(FLAGS_classes) && absl::GetFlag(FLAGS_classes) != model.num_outputs,
+           absl::GetFlagReflectionHandle(FLAGS_classes), absl::StrCat(model.num_outputs, " outputs"));
+  conflict(IsSetByUser(FLAGS_targets) && OutputsFromFlags() != model.num_outputs,
+           absl::GetFlagReflectionHandle(FLAGS_targets), absl::StrCat(model.num_outputs, " outputs"));
+  if (conflicts.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("flags conflict with the model loaded from ", path, ": ", conflicts));
+}
+
+absl::Status ValidateModelFlags() {
+  const std::string precision = absl::GetFlag(FLAGS_precision);
+  if (precision != "float32" && precision != "float64") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--precision=", precision, ": expected float32 or float64"));
+  }
+  if (absl::GetFlag(FLAGS_classes) < 0 || absl::GetFlag(FLAGS_classes) == 1) {
+    return absl::InvalidArgumentError("--classes must be at least 2 (or 0 for regression)");
+  }
+  if (absl::GetFlag(FLAGS_classes) > 0 && !absl::GetFlag(FLAGS_targets).empty()) {
+    return absl::InvalidArgumentError("--classes and --targets are exclusive");
+  }
+  // Catch bad model flags before reading any input; the dimension is a stand-in.
+  return LearnerConfigFromFlags(/*input_dimension=*/1).status();
+}
+
+}  // namespace rffstream::app
