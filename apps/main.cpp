@@ -17,6 +17,7 @@
 #include "export_command.h"
 #include "generate_command.h"
 #include "learn_command.h"
+#include "serve_command.h"
 #include "rffstream/simd.h"
 
 ABSL_FLAG(std::string, simd, "",
@@ -32,6 +33,7 @@ constexpr char kUsage[] =
     "  learn      read CSV lines, predict each one, then learn from it; running metrics on stderr\n"
     "  predict    predict CSV lines with a saved model (--load=FILE), without learning\n"
     "  export     write a saved model (--load=FILE) as JSON (--format=json)\n"
+    "  serve      learn from and answer many clients over TCP or a Unix socket\n"
     "  generate   write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream\n\n"
     "example:\n"
     "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n";
@@ -80,6 +82,7 @@ int main(int argc, char** argv) {
   if (command == "learn") return rffstream::app::RunLearnCommand();
   if (command == "predict") return rffstream::app::RunPredictCommand();
   if (command == "export") return rffstream::app::RunExportCommand();
+  if (command == "serve") return rffstream::app::RunServeCommand();
   if (command == "generate") return rffstream::app::RunGenerateCommand();
   std::fprintf(stderr, "rffstream: unknown command '%s'\n\n%s", positional[1], kUsage);
   return rffstream::app::kExitUsageError;

@@ -1,6 +1,7 @@
 #include "rffstream/checkpoint.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -270,6 +271,7 @@ absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& l
   std::string temporary = (directory / (target.filename().string() + ".tmp.XXXXXX")).string();
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return ErrnoError("create a temporary file for checkpoint", path);
+  ::fchmod(fd, 0644);  // mkstemp's 0600 would make the checkpoint private by accident
   const bool written = WriteAll(fd, bytes) && ::fsync(fd) == 0;
   const int write_errno = errno;
   if (::close(fd) != 0 || !written) {

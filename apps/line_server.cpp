@@ -1,0 +1,265 @@
+#include "line_server.h"
+
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+
+namespace rffstream::app {
+namespace {
+
+constexpr int kMaxEvents = 256;
+constexpr std::size_t kReadChunk = 1 << 16;
+// Connection counts go to the log at most this often.
+constexpr absl::Duration kLogInterval = absl::Seconds(5);
+// How long a shutdown waits for slow readers to take their last responses.
+constexpr absl::Duration kDrainTimeout = absl::Seconds(5);
+
+}  // namespace
+
+struct LineServer::Connection {
+  int fd = -1;
+  std::string input;           // bytes received, not yet answered
+  std::string output;          // responses not yet sent
+  std::size_t output_sent = 0;
+  bool close_after_flush = false;
+  bool peer_closed = false;
+  bool watching_output = false;  // EPOLLOUT registered
+  absl::Time last_activity = absl::Now();
+};
+
+LineServer::LineServer(int listen_fd, LineServerOptions options, LineHandler handler,
+                       std::FILE* log)
+    : listen_fd_(listen_fd), options_(options), handler_(std::move(handler)), log_(log) {}
+
+LineServer::~LineServer() {
+  for (auto& [fd, connection] : connections_) ::close(fd);
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+  if (epoll_fd_ >= 0) ::close(epoll_fd_);
+}
+
+void LineServer::LogCounts(bool force) {
+  const absl::Time now = absl::Now();
+  if (!force && (accepted_ == logged_accepted_ || now - last_log_ < kLogInterval)) return;
+  std::fprintf(log_,
+               "rffstream serve: connections open %d, accepted %" PRId64 ", closed %" PRId64
+               ", refused %" PRId64 "\n",
+               open_connections(), accepted_, closed_, refused_);
+  last_log_ = now;
+  logged_accepted_ = accepted_;
+}
+
+void LineServer::Accept() {
+  while (true) {
+    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        std::fprintf(log_, "rffstream serve: accept failed: %s\n", std::strerror(errno));
+      }
+      return;
+    }
+    if (open_connections() >= options_.max_connections) {
+      const std::string refusal = absl::StrCat("error: too many connections (limit ",
+                                               options_.max_connections, ")\n");
+      // Best effort: the client may already be gone.
+      (void)::send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::close(fd);
+      ++refused_;
+      continue;
+    }
+    auto connection = std::make_unique<Connection>();
+    connection->fd = fd;
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLRDHUP;
+    event.data.fd = fd;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) {
+      ::close(fd);
+      continue;
+    }
+    connections_.emplace(fd, std::move(connection));
+    ++accepted_;
+  }
+}
+
+void LineServer::AnswerLines(Connection& connection) {
+  std::size_t start = 0;
+  while (!connection.close_after_flush) {
+    const std::size_t newline = connection.input.find('\n', start);
+    if (newline == std::string::npos) break;
+    std::string_view line(connection.input.data() + start, newline - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() > options_.max_line_bytes) {
+      absl::StrAppend(&connection.output, "error: line longer than ", options_.max_line_bytes,
+                      " bytes\n");
+      connection.close_after_flush = true;
+      break;
+    }
+    absl::StrAppend(&connection.output, handler_(line), "\n");
+    start = newline + 1;
+  }
+  connection.input.erase(0, start);
+  if (!connection.close_after_flush && connection.input.size() > options_.max_line_bytes) {
+    absl::StrAppend(&connection.output, "error: line longer than ", options_.max_line_bytes,
+                    " bytes\n");
+    connection.close_after_flush = true;
+  }
+  if (connection.close_after_flush) connection.input.clear();
+}
+
+void LineServer::OnReadable(Connection& connection) {
+  char buffer[kReadChunk];
+  while (!connection.close_after_flush) {
+    const ssize_t got = ::recv(connection.fd, buffer, sizeof(buffer), 0);
+    if (got > 0) {
+      connection.input.append(buffer, static_cast<std::size_t>(got));
+      connection.last_activity = absl::Now();
+      AnswerLines(connection);
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    // End of input (or a reset): a partial last line is dropped, not learned.
+    connection.peer_closed = true;
+    connection.input.clear();
+    connection.close_after_flush = true;
+    break;
+  }
+}
+
+void LineServer::Flush(Connection& connection) {
+  while (connection.output_sent < connection.output.size()) {
+    const ssize_t sent = ::send(connection.fd, connection.output.data() + connection.output_sent,
+                                connection.output.size() - connection.output_sent,
+                                MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent > 0) {
+      connection.output_sent += static_cast<std::size_t>(sent);
+      continue;
+    }
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!connection.watching_output) {
+        epoll_event event{};
+        event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
+        event.data.fd = connection.fd;
+        ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection.fd, &event);
+        connection.watching_output = true;
+      }
+      return;
+    }
+    // The client went away mid-response: drop what it will never read.
+    connection.output.clear();
+    connection.output_sent = 0;
+    connection.close_after_flush = true;
+    break;
+  }
+  connection.output.clear();
+  connection.output_sent = 0;
+  if (connection.close_after_flush) {
+    Close(connection.fd);
+    return;
+  }
+  if (connection.watching_output) {
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLRDHUP;
+    event.data.fd = connection.fd;
+    ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection.fd, &event);
+    connection.watching_output = false;
+  }
+}
+
+void LineServer::Close(int fd) {
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+  ::close(fd);
+  connections_.erase(fd);
+  ++closed_;
+}
+
+void LineServer::CloseIdleConnections() {
+  if (options_.idle_timeout <= absl::ZeroDuration()) return;
+  const absl::Time now = absl::Now();
+  std::vector<Connection*> idle;
+  for (auto& [fd, connection] : connections_) {
+    if (now - connection->last_activity >= options_.idle_timeout) idle.push_back(connection.get());
+  }
+  for (Connection* connection : idle) {
+    connection->output += "error: idle timeout\n";
+    connection->close_after_flush = true;
+    Flush(*connection);
+  }
+}
+
+absl::Status LineServer::Run(int signal_fd) {
+  epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd_ < 0) return absl::InternalError(absl::StrCat("epoll: ", std::strerror(errno)));
+  for (int fd : {listen_fd_, signal_fd}) {
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.fd = fd;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) {
+      return absl::InternalError(absl::StrCat("epoll: ", std::strerror(errno)));
+    }
+  }
+  epoll_event events[kMaxEvents];
+  const int wait_ms = options_.idle_timeout > absl::ZeroDuration() ? 200 : 1000;
+  bool stopping = false;
+  while (!stopping) {
+    const int ready = ::epoll_wait(epoll_fd_, events, kMaxEvents, wait_ms);
+    if (ready < 0 && errno != EINTR) {
+      return absl::InternalError(absl::StrCat("epoll_wait: ", std::strerror(errno)));
+    }
+    for (int i = 0; i < ready; ++i) {
+      const int fd = events[i].data.fd;
+      if (fd == signal_fd) {
+        signalfd_siginfo info;
+        (void)::read(signal_fd, &info, sizeof(info));
+        std::fprintf(log_, "rffstream serve: signal %u, stopping\n", info.ssi_signo);
+        stopping = true;
+        continue;
+      }
+      if (fd == listen_fd_) {
+        Accept();
+        continue;
+      }
+      const auto found = connections_.find(fd);
+      if (found == connections_.end()) continue;  // closed earlier in this batch
+      Connection& connection = *found->second;
+      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(connection);
+      Flush(connection);
+    }
+    CloseIdleConnections();
+    LogCounts(false);
+  }
+  // Stop accepting; answer what has arrived; give readers a bounded time.
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
+  ::close(listen_fd_);
+  listen_fd_ = -1;
+  std::vector<int> open;
+  for (auto& [fd, connection] : connections_) open.push_back(fd);
+  for (int fd : open) {
+    Connection& connection = *connections_.at(fd);
+    OnReadable(connection);
+    connection.close_after_flush = true;
+    Flush(connection);
+  }
+  const absl::Time deadline = absl::Now() + kDrainTimeout;
+  while (!connections_.empty() && absl::Now() < deadline) {
+    const int ready = ::epoll_wait(epoll_fd_, events, kMaxEvents, 100);
+    for (int i = 0; i < ready; ++i) {
+      const auto found = connections_.find(events[i].data.fd);
+      if (found != connections_.end()) Flush(*found->second);
+    }
+  }
+  LogCounts(true);
+  return absl::OkStatus();
+}
+
+}  // namespace rffstream::app

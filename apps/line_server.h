@@ -1,0 +1,81 @@
+// File: apps/line_server.h
+//
+// A single-threaded epoll server for newline-delimited requests over TCP or
+// Unix sockets: every request line gets exactly one response line, in order,
+// on its connection. One thread owns the model, so requests from different
+// connections are applied one at a time, in arrival order, with no locks and
+// no torn reads; a connection's lines keep their order.
+//
+// Limits: a line longer than max_line_bytes gets an error line and the
+// connection is closed; connections beyond max_connections get an error line
+// and are closed; an idle timeout (off when zero) closes quiet connections. A
+// client that disconnects mid-line or mid-response costs nothing else.
+// SIGINT/SIGTERM (through the signal descriptor given to Run) stop accepting,
+// answer every complete line already received, flush, and return.
+#ifndef RFFSTREAM_APPS_LINE_SERVER_H_
+#define RFFSTREAM_APPS_LINE_SERVER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace rffstream::app {
+
+struct LineServerOptions {
+  int max_connections = 1024;
+  std::size_t max_line_bytes = 1 << 20;
+  absl::Duration idle_timeout = absl::ZeroDuration();  // zero: no timeout
+};
+
+// Answers one request line (without its '\n') with one response line.
+using LineHandler = std::function<std::string(std::string_view line)>;
+
+class LineServer {
+ public:
+  // Takes ownership of the listening socket.
+  LineServer(int listen_fd, LineServerOptions options, LineHandler handler, std::FILE* log);
+  ~LineServer();
+
+  // Serves until the signal descriptor (a signalfd for SIGINT/SIGTERM) is
+  // readable, then drains as described above.
+  [[nodiscard]] absl::Status Run(int signal_fd);
+
+  int open_connections() const { return static_cast<int>(connections_.size()); }
+  std::int64_t accepted_connections() const { return accepted_; }
+
+ private:
+  struct Connection;
+
+  void Accept();
+  void OnReadable(Connection& connection);
+  // Answers the complete lines in the read buffer.
+  void AnswerLines(Connection& connection);
+  void Flush(Connection& connection);
+  void Close(int fd);
+  void CloseIdleConnections();
+  void LogCounts(bool force);
+
+  int listen_fd_;
+  int epoll_fd_ = -1;
+  LineServerOptions options_;
+  LineHandler handler_;
+  std::FILE* log_;
+  std::unordered_map<int, std::unique_ptr<Connection>> connections_;
+  std::int64_t accepted_ = 0;
+  std::int64_t refused_ = 0;
+  std::int64_t closed_ = 0;
+  absl::Time last_log_ = absl::InfinitePast();
+  std::int64_t logged_accepted_ = -1;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_LINE_SERVER_H_

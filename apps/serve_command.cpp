@@ -1,0 +1,244 @@
+#include "serve_command.h"
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "exit_codes.h"
+#include "line_server.h"
+#include "listen_address.h"
+#include "model_flags.h"
+#include "rffstream/rffstream.h"
+#include "target_column.h"
+
+ABSL_DECLARE_FLAG(std::string, target);
+ABSL_DECLARE_FLAG(std::string, load);
+ABSL_DECLARE_FLAG(std::string, save);
+ABSL_DECLARE_FLAG(int64_t, max_line_bytes);
+
+ABSL_FLAG(std::string, listen, "127.0.0.1:7878",
+          "serve: HOST:PORT (IPv4 or [IPv6]; port 0 = any free port) or unix:PATH. Loopback by "
+          "default: listening on all interfaces needs an explicit 0.0.0.0 or [::]");
+ABSL_FLAG(std::string, port_file, "", "serve: write the bound port to this file once listening");
+ABSL_FLAG(int, max_connections, 1024, "serve: connections beyond this get an error line");
+ABSL_FLAG(double, idle_timeout, 0, "serve: close connections silent this many seconds; 0 = off");
+ABSL_FLAG(int, fields, 0,
+          "serve: fields per data line (inputs and the target); 0 = from the first data line");
+
+namespace rffstream::app {
+namespace {
+
+std::string Number(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof(text), value).ptr);
+}
+
+// The protocol: data lines are predicted, then learned when labelled;
+// control lines start with '!'. Every line gets one response line.
+template <class Real>
+class ServeModel {
+ public:
+  ServeModel(std::string save_path, std::optional<BasicCheckpoint<Real>> loaded)
+      : save_path_(std::move(save_path)), fields_(absl::GetFlag(FLAGS_fields)) {
+    if (loaded.has_value()) {
+      learner_.emplace(std::move(loaded->learner));
+      metrics_ = loaded->metrics;
+    }
+  }
+
+  void set_server(const LineServer* server) { server_ = server; }
+
+  std::string Handle(std::string_view line) {
+    if (!line.empty() && line.front() == '!') return Control(line.substr(1));
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return "error: empty line";
+    if (!parser_.has_value()) {
+      if (absl::Status status = StartParser(line); !status.ok()) {
+        return absl::StrCat("error: ", std::string(status.message()));
+      }
+    }
+    absl::StatusOr<std::optional<double>> target = parser_->Parse(line, inputs_);
+    if (!target.ok()) return absl::StrCat("error: ", std::string(target.status().message()));
+    std::span<const Real> inputs;
+    if constexpr (std::is_same_v<Real, double>) {
+      inputs = inputs_;
+    } else {
+      std::copy(inputs_.begin(), inputs_.end(), converted_.begin());
+      inputs = converted_;
+    }
+    if (!target->has_value()) return Number(learner_->Predict(inputs));
+    const double prior = learner_->Learn(inputs, static_cast<Real>(**target));
+    metrics_.Add(prior, **target);
+    return Number(prior);
+  }
+
+  // Saves the checkpoint if one is configured; a message for the log or client.
+  absl::Status Save() {
+    if (save_path_.empty()) {
+      return absl::FailedPreconditionError("no checkpoint file configured (start with --save=FILE)");
+    }
+    if (!learner_.has_value()) return absl::FailedPreconditionError("no model yet (no data line)");
+    return SaveCheckpoint(save_path_, *learner_, metrics_);
+  }
+
+ private:
+  absl::Status StartParser(std::string_view first_line) {
+    const int num_fields = fields_ > 0 ? fields_ : CountCsvFields(first_line);
+    if (num_fields < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("need at least 2 fields (inputs and a target), got ", num_fields));
+    }
+    absl::StatusOr<int> target = ResolveTargetColumn(absl::GetFlag(FLAGS_target), num_fields, {});
+    if (!target.ok()) return target.status();
+    CsvLineParser parser(num_fields, *target);
+    if (learner_.has_value() && parser.num_inputs() != learner_->input_dimension()) {
+      return absl::InvalidArgumentError(absl::StrCat(parser.num_inputs(), " inputs, but the model has ",
+                                                     learner_->input_dimension()));
+    }
+    if (!learner_.has_value()) {
+      absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags(parser.num_inputs());
+      if (!config.ok()) return config.status();
+      absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
+      if (!learner.ok()) return learner.status();
+      learner_.emplace(*std::move(learner));
+    }
+    parser_.emplace(parser);
+    inputs_.assign(parser_->num_inputs(), 0.0);
+    converted_.assign(parser_->num_inputs(), Real{0});
+    return absl::OkStatus();
+  }
+
+  std::string Control(std::string_view command) {
+    if (command == "ping") return "pong";
+    if (command == "stats") {
+      return absl::StrCat("samples ", metrics_.count(), " mse ", Number(metrics_.mean_squared_error()),
+                          " mae ", Number(metrics_.mean_absolute_error()), " r2 ",
+                          Number(metrics_.r_squared()), " connections ",
+                          server_ != nullptr ? server_->open_connections() : 0, " accepted ",
+                          server_ != nullptr ? server_->accepted_connections() : 0);
+    }
+    if (command == "save") {
+      const absl::Status status = Save();
+      return status.ok() ? "ok" : absl::StrCat("error: ", std::string(status.message()));
+    }
+    return absl::StrCat("error: unknown command '!", std::string(command),
+                        "' (commands: !ping, !stats, !save)");
+  }
+
+  const std::string save_path_;
+  const int fields_;
+  const LineServer* server_ = nullptr;
+  std::optional<CsvLineParser> parser_;
+  std::optional<BasicLearner<Real>> learner_;
+  RegressionMetrics metrics_;
+  std::vector<double> inputs_;
+  std::vector<Real> converted_;
+};
+
+template <class Real>
+int Serve(int signal_fd) {
+  const std::string load_path = absl::GetFlag(FLAGS_load);
+  std::optional<BasicCheckpoint<Real>> loaded;
+  if (!load_path.empty()) {
+    absl::StatusOr<BasicCheckpoint<Real>> checkpoint = LoadCheckpoint<Real>(load_path);
+    if (!checkpoint.ok()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", std::string(checkpoint.status().message()).c_str());
+      return kExitIoError;
+    }
+    if (absl::Status status = CheckFlagsAgreeWithModel(checkpoint->learner.config(), load_path);
+        !status.ok()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+      return kExitUsageError;
+    }
+    loaded.emplace(*std::move(checkpoint));
+  }
+  absl::StatusOr<ListenAddress> address = ParseListenAddress(absl::GetFlag(FLAGS_listen));
+  if (!address.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(address.status().message()).c_str());
+    return kExitUsageError;
+  }
+  absl::StatusOr<int> listen_fd = OpenListeningSocket(*address);
+  if (!listen_fd.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(listen_fd.status().message()).c_str());
+    return kExitIoError;
+  }
+  const std::string bound = DescribeBoundAddress(*listen_fd, *address);
+  std::fprintf(stderr, "rffstream serve: listening on %s\n", bound.c_str());
+  if (const std::string port_file = absl::GetFlag(FLAGS_port_file); !port_file.empty()) {
+    // Written to a temporary name and renamed, so a reader never sees half a number.
+    const std::string temporary = port_file + ".tmp";
+    std::ofstream(temporary) << BoundPort(*listen_fd) << "\n";
+    std::rename(temporary.c_str(), port_file.c_str());
+  }
+  ServeModel<Real> model(absl::GetFlag(FLAGS_save), std::move(loaded));
+  LineServerOptions options;
+  options.max_connections = absl::GetFlag(FLAGS_max_connections);
+  options.max_line_bytes = static_cast<std::size_t>(absl::GetFlag(FLAGS_max_line_bytes));
+  options.idle_timeout = absl::Seconds(absl::GetFlag(FLAGS_idle_timeout));
+  LineServer server(*listen_fd, options,
+                    [&model](std::string_view line) { return model.Handle(line); }, stderr);
+  model.set_server(&server);
+  absl::Status status = server.Run(signal_fd);
+  if (address->is_unix) ::unlink(address->path.c_str());
+  if (!status.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+    return kExitIoError;
+  }
+  if (!absl::GetFlag(FLAGS_save).empty()) {
+    if (absl::Status saved = model.Save(); !saved.ok()) {
+      std::fprintf(stderr, "rffstream serve: checkpoint not saved: %s\n",
+                   std::string(saved.message()).c_str());
+      return kExitIoError;
+    }
+    std::fprintf(stderr, "rffstream serve: saved %s\n", absl::GetFlag(FLAGS_save).c_str());
+  }
+  std::fprintf(stderr, "rffstream serve: stopped\n");
+  return kExitSuccess;
+}
+
+}  // namespace
+
+int RunServeCommand() {
+  if (absl::Status status = ValidateModelFlags(); !status.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+    return kExitUsageError;
+  }
+  if (OutputsFromFlags() != 1) {
+    std::fprintf(stderr, "rffstream serve: --targets and --classes are not served yet\n");
+    return kExitUsageError;
+  }
+  if (absl::GetFlag(FLAGS_max_connections) < 1 || absl::GetFlag(FLAGS_idle_timeout) < 0 ||
+      absl::GetFlag(FLAGS_fields) < 0 || absl::GetFlag(FLAGS_max_line_bytes) <= 0) {
+    std::fprintf(stderr,
+                 "rffstream serve: --max_connections, --max_line_bytes must be positive; "
+                 "--idle_timeout, --fields non-negative\n");
+    return kExitUsageError;
+  }
+  // SIGINT and SIGTERM arrive as readable events on a descriptor, so the
+  // event loop shuts down in an orderly way between requests.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigprocmask(SIG_BLOCK, &signals, nullptr);
+  const int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (signal_fd < 0) {
+    std::perror("rffstream serve: signalfd");
+    return kExitIoError;
+  }
+  const bool single = absl::GetFlag(FLAGS_precision) == "float32";
+  const int exit_code = single ? Serve<float>(signal_fd) : Serve<double>(signal_fd);
+  ::close(signal_fd);
+  return exit_code;
+}
+
+}  // namespace rffstream::app
