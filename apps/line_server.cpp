@@ -1,5 +1,7 @@
 #include "line_server.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -76,6 +78,10 @@ void LineServer::Accept() {
       ++refused_;
       continue;
     }
+    // Responses are small and answer requests: send them now, not after
+    // Nagle's wait for an acknowledgement (fails harmlessly on Unix sockets).
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     auto connection = std::make_unique<Connection>();
     connection->fd = fd;
     epoll_event event{};
