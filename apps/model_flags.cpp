@@ -9,10 +9,10 @@ ABSL_FLAG(std::string, map, "phase",
           "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
 ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
 ABSL_FLAG(double, gamma, 0.0,
-          "kernel bandwidth gamma; 0 = 1/(number of inputs). Exclusive with --lengthscale");
+          "kernel bandwidth gamma; 0 = 1/(2 x number of inputs): for standardized inputs gamma times the mean squared distance is then 1. Exclusive with --lengthscale");
 ABSL_FLAG(double, lengthscale, 0.0,
           "kernel lengthscale l, gamma = 1/(2 l^2); 0 = unset. Exclusive with --gamma");
-ABSL_FLAG(double, ridge, 1e-3, "ridge regularization strength lambda");
+ABSL_FLAG(double, ridge, 1e-2, "ridge regularization strength lambda");
 ABSL_FLAG(double, forget, 1.0,
           "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t");
 ABSL_FLAG(bool, intercept, true, "fit a constant offset as an extra feature");
@@ -63,7 +63,7 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   }
   features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
                    : gamma != 0.0     ? gamma
-                                      : 1.0 / input_dimension;
+                                      : 1.0 / (2.0 * input_dimension);
   features.seed = absl::GetFlag(FLAGS_seed);
   config.ridge = absl::GetFlag(FLAGS_ridge);
   config.forgetting = absl::GetFlag(FLAGS_forget);

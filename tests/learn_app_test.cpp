@@ -206,7 +206,7 @@ TEST_CASE("learn --load with conflicting model flags is a usage error", "[app][c
   const RunResult result = RunApp("learn --features=64 --ridge=0.5 --load=" + model, SmoothCsv(5));
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("flags conflict with the model loaded from " + model +
-                        ": --features=64 (the model has 32), --ridge=0.5 (the model has 0.001)") !=
+                        ": --features=64 (the model has 32), --ridge=0.5 (the model has 0.01)") !=
         std::string::npos);
 }
 

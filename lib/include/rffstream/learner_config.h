@@ -14,7 +14,7 @@ struct LearnerConfig {
   FeatureMapConfig features;
   // λ in w = (λ I + Σ z zᵀ)⁻¹ Σ z y. Features have ‖z‖² ≈ 1, so λ is roughly
   // "how many samples' worth" of pull toward zero weights.
-  double ridge = 1e-3;
+  double ridge = 1e-2;
   // β in (0, 1]: a sample t steps old weighs β^t. 1 = ordinary ridge regression.
   double forgetting = 1.0;
   // Append a constant feature 1 (regularized like the others) to fit an offset.
