@@ -80,6 +80,7 @@ class CheckpointAccess {
     writer.Write<std::uint32_t>(static_cast<std::uint32_t>(features.kernel));
     writer.Write<double>(features.gamma);
     writer.Write<std::uint64_t>(features.seed);
+    writer.WriteArray<double>(features.lengthscales);
     writer.WriteArray<double>(features.input_offset);
     writer.WriteArray<double>(features.input_scale);
     writer.Write<double>(config.ridge);
@@ -101,7 +102,7 @@ class CheckpointAccess {
     if (status.ok()) status = reader.Read("seed", features.seed);
     if (!status.ok()) return status;
     if (map > static_cast<std::uint32_t>(FeatureMapKind::kPhase) ||
-        kernel > static_cast<std::uint32_t>(KernelKind::kGaussian) || features.input_dimension <= 0) {
+        kernel > static_cast<std::uint32_t>(KernelKind::kMatern52) || features.input_dimension <= 0) {
       return absl::DataLossError(
           absl::StrCat(reader.source(), ": the configuration is not valid (map kind ", map,
                        ", kernel kind ", kernel, ", input dimension ", features.input_dimension, ")"));
@@ -109,7 +110,8 @@ class CheckpointAccess {
     features.map = static_cast<FeatureMapKind>(map);
     features.kernel = static_cast<KernelKind>(kernel);
     const auto dimension = static_cast<std::uint64_t>(features.input_dimension);
-    status = reader.ReadOptionalArray("input offsets", dimension, features.input_offset);
+    status = reader.ReadOptionalArray("lengthscales", dimension, features.lengthscales);
+    if (status.ok()) status = reader.ReadOptionalArray("input offsets", dimension, features.input_offset);
     if (status.ok()) status = reader.ReadOptionalArray("input scales", dimension, features.input_scale);
     if (status.ok()) status = reader.Read("ridge", config.ridge);
     if (status.ok()) status = reader.Read("forgetting factor", config.forgetting);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -47,6 +48,10 @@ absl::Status FeatureMapConfig::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("feature map: gamma must be a positive finite number, got ", gamma));
   }
+  if (absl::Status status = ValidateTransform(lengthscales, "lengthscales", input_dimension, true);
+      !status.ok()) {
+    return status;
+  }
   if (absl::Status status = ValidateTransform(input_offset, "input_offset", input_dimension, false);
       !status.ok()) {
     return status;
@@ -73,18 +78,28 @@ absl::StatusOr<FeatureMapKind> ParseFeatureMapKind(std::string_view name) {
       absl::StrCat("unknown feature map '", std::string(name), "' (expected pair or phase)"));
 }
 
+namespace {
+constexpr std::pair<KernelKind, std::string_view> kKernelNames[] = {
+    {KernelKind::kGaussian, "gaussian"}, {KernelKind::kLaplacian, "laplacian"},
+    {KernelKind::kCauchy, "cauchy"},     {KernelKind::kMatern12, "matern12"},
+    {KernelKind::kMatern32, "matern32"}, {KernelKind::kMatern52, "matern52"},
+};
+}  // namespace
+
 std::string_view KernelKindName(KernelKind kind) {
-  switch (kind) {
-    case KernelKind::kGaussian:
-      return "gaussian";
+  for (const auto& [known, name] : kKernelNames) {
+    if (known == kind) return name;
   }
   return "unknown";
 }
 
 absl::StatusOr<KernelKind> ParseKernelKind(std::string_view name) {
-  if (name == "gaussian") return KernelKind::kGaussian;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown kernel '", std::string(name), "' (expected gaussian)"));
+  for (const auto& [kind, known] : kKernelNames) {
+    if (known == name) return kind;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown kernel '", std::string(name),
+      "' (expected gaussian, laplacian, cauchy, matern12, matern32 or matern52)"));
 }
 
 }  // namespace rffstream

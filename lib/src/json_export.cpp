@@ -58,7 +58,9 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   out << "  \"ridge\": " << Number(config.ridge) << ",\n";
   out << "  \"forgetting\": " << Number(config.forgetting) << ",\n";
   out << "  \"samples_learned\": " << learner.samples_learned() << ",\n";
-  out << "  \"input_offset\": ";
+  out << "  \"lengthscales\": ";
+  WriteArray<double>(out, config.features.lengthscales);
+  out << ",\n  \"input_offset\": ";
   WriteArray<double>(out, config.features.input_offset);
   out << ",\n  \"input_scale\": ";
   WriteArray<double>(out, config.features.input_scale);

@@ -29,9 +29,20 @@ enum class FeatureMapKind {
   kPhase,
 };
 
-// The shift-invariant kernel whose spectral density the frequencies are drawn from.
+// The shift-invariant kernel whose spectral density the frequencies are drawn
+// from (Δ = x - y; with `lengthscales`, Δ_j is divided by ℓ_j first and the
+// bandwidth below is 1 for laplacian and cauchy, γ = 1/2 for gaussian, ℓ = 1
+// for the Matérn kernels).
 enum class KernelKind {
-  kGaussian,  // k(x, y) = exp(-γ ‖x - y‖²), ω ~ N(0, 2γ I)
+  kGaussian,   // exp(-γ ‖Δ‖²);                ω ~ N(0, 2γ I)
+  kLaplacian,  // exp(-γ ‖Δ‖₁);                each ω_j ~ Cauchy(0, γ)
+  kCauchy,     // Π_j 1 / (1 + γ Δ_j²);       each ω_j ~ Laplace(0, scale √γ)
+  // Matérn with ν = 1/2, 3/2, 5/2 and lengthscale ℓ = 1/√(2γ), r = ‖Δ‖/ℓ:
+  // exp(-r), (1 + √3 r) exp(-√3 r), (1 + √5 r + 5r²/3) exp(-√5 r);
+  // ω = ε / (ℓ √g), ε ~ N(0, I), g ~ Gamma(ν, rate ν), one g per frequency.
+  kMatern12,
+  kMatern32,
+  kMatern52,
 };
 
 struct FeatureMapConfig {
@@ -40,8 +51,12 @@ struct FeatureMapConfig {
   int num_features = 256;
   FeatureMapKind map = FeatureMapKind::kPhase;
   KernelKind kernel = KernelKind::kGaussian;
-  // Kernel bandwidth in the scikit-learn convention k = exp(-γ ‖Δ‖²).
+  // Kernel bandwidth in the scikit-learn convention k = exp(-γ ‖Δ‖²) (see
+  // KernelKind for the other kernels).
   double gamma = 1.0;
+  // ARD: one lengthscale per input (empty: none). Each Δ_j is divided by ℓ_j
+  // and `gamma` is not used. Folded into the frequencies, free per sample.
+  std::vector<double> lengthscales;
   // The frequencies are a deterministic function of the seed, identical on
   // every platform and compiler.
   std::uint64_t seed = 1;

@@ -1,0 +1,110 @@
+// Every kernel's frequency sampler against its closed form: z(x)·z(y) is an
+// unbiased estimate of k(x, y), so its mean over independent seeds must lie
+// within a few standard errors of the kernel (fixed seeds: deterministic).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "rffstream/feature_map.h"
+
+namespace rffstream {
+namespace {
+
+// k(x, y) in closed form, for Δ already divided by the ARD lengthscales when
+// `ard` (then at unit bandwidth, see KernelKind).
+double ClosedForm(KernelKind kernel, double gamma, const std::vector<double>& delta, bool ard) {
+  double squared = 0, absolute = 0, cauchy = 1;
+  const double unit = ard ? 1.0 : gamma;
+  for (double value : delta) {
+    squared += value * value;
+    absolute += std::abs(value);
+    cauchy *= 1.0 / (1.0 + unit * value * value);
+  }
+  const double lengthscale = ard ? 1.0 : 1.0 / std::sqrt(2.0 * gamma);
+  const double r = std::sqrt(squared) / lengthscale;
+  switch (kernel) {
+    case KernelKind::kGaussian:
+      return std::exp(-(ard ? 0.5 : gamma) * squared);
+    case KernelKind::kLaplacian:
+      return std::exp(-unit * absolute);
+    case KernelKind::kCauchy:
+      return cauchy;
+    case KernelKind::kMatern12:
+      return std::exp(-r);
+    case KernelKind::kMatern32:
+      return (1 + std::sqrt(3.0) * r) * std::exp(-std::sqrt(3.0) * r);
+    case KernelKind::kMatern52:
+      return (1 + std::sqrt(5.0) * r + 5.0 * r * r / 3.0) * std::exp(-std::sqrt(5.0) * r);
+  }
+  return 0;
+}
+
+void CheckKernel(KernelKind kernel, bool ard) {
+  constexpr int kSeeds = 300;
+  constexpr int kFeatures = 128;
+  constexpr double kGamma = 0.6;
+  const std::vector<double> lengthscales = {0.5, 2.0, 1.0};
+  const std::vector<double> x = {0.3, -0.2, 0.5};
+  for (double scale : {0.0, 0.25, 0.7, 1.5}) {
+    const std::vector<double> y = {x[0] + scale * 0.4, x[1] - scale * 1.2, x[2] + scale * 0.5};
+    std::vector<double> delta(3);
+    for (int j = 0; j < 3; ++j) delta[j] = (x[j] - y[j]) / (ard ? lengthscales[j] : 1.0);
+    const double expected = ClosedForm(kernel, kGamma, delta, ard);
+    double sum = 0, sum_squares = 0;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      FeatureMapConfig config;
+      config.input_dimension = 3;
+      config.num_features = kFeatures;
+      config.kernel = kernel;
+      config.gamma = kGamma;
+      config.seed = static_cast<std::uint64_t>(seed);
+      if (ard) config.lengthscales = lengthscales;
+      absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
+      REQUIRE(map.ok());
+      std::vector<double> zx(kFeatures), zy(kFeatures);
+      map->Map(x, zx);
+      map->Map(y, zy);
+      const double estimate = std::inner_product(zx.begin(), zx.end(), zy.begin(), 0.0);
+      sum += estimate;
+      sum_squares += estimate * estimate;
+    }
+    const double mean = sum / kSeeds;
+    const double standard_error = std::sqrt(std::max(0.0, sum_squares / kSeeds - mean * mean) / kSeeds);
+    INFO(KernelKindName(kernel) << (ard ? " (ARD)" : "") << ", scale " << scale << ": mean "
+                                << mean << ", kernel " << expected << ", standard error "
+                                << standard_error);
+    CHECK(std::abs(mean - expected) <= 4.5 * standard_error + 1e-12);
+  }
+}
+
+TEST_CASE("Every kernel's sampler reproduces its closed form", "[frequency_sampler][statistical]") {
+  for (KernelKind kernel : {KernelKind::kGaussian, KernelKind::kLaplacian, KernelKind::kCauchy,
+                            KernelKind::kMatern12, KernelKind::kMatern32, KernelKind::kMatern52}) {
+    CheckKernel(kernel, /*ard=*/false);
+    CheckKernel(kernel, /*ard=*/true);
+  }
+}
+
+TEST_CASE("Kernel names round-trip and unknown ones are named", "[frequency_sampler][errors]") {
+  for (KernelKind kernel : {KernelKind::kGaussian, KernelKind::kLaplacian, KernelKind::kCauchy,
+                            KernelKind::kMatern12, KernelKind::kMatern32, KernelKind::kMatern52}) {
+    CHECK(*ParseKernelKind(KernelKindName(kernel)) == kernel);
+  }
+  CHECK(ParseKernelKind("rbf").status().message() ==
+        "unknown kernel 'rbf' (expected gaussian, laplacian, cauchy, matern12, matern32 or matern52)");
+}
+
+TEST_CASE("ARD lengthscales are validated", "[frequency_sampler][errors]") {
+  FeatureMapConfig config;
+  config.input_dimension = 3;
+  config.lengthscales = {1.0, -2.0, 1.0};
+  CHECK(config.Validate().message() ==
+        "feature map: lengthscales[1] = -2 is not a positive finite number");
+  config.lengthscales = {1.0};
+  CHECK(config.Validate().message() ==
+        "feature map: lengthscales has 1 entries, expected input_dimension = 3");
+}
+
+}  // namespace
+}  // namespace rffstream
