@@ -117,6 +117,7 @@ class LearnRun {
         quiet_(absl::GetFlag(FLAGS_quiet)),
         strict_(absl::GetFlag(FLAGS_strict)),
         standardize_lines_(absl::GetFlag(FLAGS_standardize)),
+        warm_up_lines_(std::max(standardize_lines_, GammaFromWarmUp() ? kMedianHeuristicMaxRows : 0)),
         block_size_(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_block) : 1),
         with_variance_(absl::GetFlag(FLAGS_variance)),
         num_classes_(absl::GetFlag(FLAGS_classes)),
@@ -219,7 +220,7 @@ class LearnRun {
       return std::nullopt;
     }
     pending_.push_back(PendingLine{line_number_, false, *labelled, inputs_, targets_});
-    if (static_cast<int>(pending_.size()) >= standardize_lines_) return StartLearner();
+    if (static_cast<int>(pending_.size()) >= warm_up_lines_) return StartLearner();
     return std::nullopt;
   }
 
@@ -297,6 +298,21 @@ class LearnRun {
       }
       config->features.input_offset = statistics.Means();
       config->features.input_scale = statistics.StandardDeviations();
+    }
+    if (GammaFromWarmUp()) {
+      std::vector<double> rows;
+      for (const PendingLine& pending : pending_) {
+        if (!pending.rejected) rows.insert(rows.end(), pending.inputs.begin(), pending.inputs.end());
+      }
+      absl::StatusOr<double> gamma =
+          MedianHeuristicGamma(rows, parser_->num_inputs(), config->features.input_offset,
+                               config->features.input_scale);
+      if (!gamma.ok()) {
+        std::fprintf(log_, "rffstream: --gamma=auto: %s\n", std::string(gamma.status().message()).c_str());
+        return kExitBadInput;
+      }
+      config->features.gamma = *gamma;
+      if (!quiet_) std::fprintf(log_, "gamma=auto: %.6g (median heuristic)\n", *gamma);
     }
     absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
     if (!learner.ok()) {
@@ -449,6 +465,7 @@ class LearnRun {
   const bool quiet_;
   const bool strict_;
   const int standardize_lines_;
+  const int warm_up_lines_;  // held back before the model exists (standardization, gamma=auto)
   const int block_size_;
   const bool with_variance_;
   const int num_classes_;  // 0: regression

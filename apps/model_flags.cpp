@@ -2,14 +2,22 @@
 
 #include <algorithm>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS costs O(D^2))");
 ABSL_FLAG(std::string, map, "phase",
           "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
 ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
-ABSL_FLAG(double, gamma, 0.0,
-          "kernel bandwidth gamma; 0 = 1/(2 x number of inputs): for standardized inputs gamma times the mean squared distance is then 1. Exclusive with --lengthscale");
+ABSL_FLAG(std::string, lengthscales, "",
+          "ARD: one lengthscale per input, comma-separated (each input difference is divided by "
+          "its lengthscale; --gamma and --lengthscale are then not used)");
+ABSL_FLAG(std::string, gamma, "",
+          "kernel bandwidth gamma: a number; auto = the median heuristic 1/median |xi-xj|^2 over "
+          "the warm-up window (--standardize lines, at least 200); empty = 1/(2 x number of "
+          "inputs), for standardized inputs gamma times the mean squared distance is then 1. "
+          "Exclusive with --lengthscale");
 ABSL_FLAG(double, lengthscale, 0.0,
           "kernel lengthscale l, gamma = 1/(2 l^2); 0 = unset. Exclusive with --gamma");
 ABSL_FLAG(double, ridge, 1e-2, "ridge regularization strength lambda");
@@ -52,19 +60,40 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   absl::StatusOr<KernelKind> kernel = ParseKernelKind(absl::GetFlag(FLAGS_kernel));
   if (!kernel.ok()) return kernel.status();
   features.kernel = *kernel;
-  const double gamma = absl::GetFlag(FLAGS_gamma);
+  const std::string gamma_text = absl::GetFlag(FLAGS_gamma);
+  double gamma = 0.0;
+  if (!gamma_text.empty() && gamma_text != "auto" && !absl::SimpleAtod(gamma_text, &gamma)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--gamma=", gamma_text, ": expected a number or auto"));
+  }
   const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
-  if (gamma != 0.0 && lengthscale != 0.0) {
+  if (!gamma_text.empty() && lengthscale != 0.0) {
     return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
   }
   if (lengthscale < 0.0) {
     return absl::InvalidArgumentError(
         absl::StrCat("--lengthscale must be positive, got ", lengthscale));
   }
+  const bool numeric_gamma = !gamma_text.empty() && gamma_text != "auto";
   features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
-                   : gamma != 0.0     ? gamma
-                                      : 1.0 / (2.0 * input_dimension);
+                   : numeric_gamma    ? gamma
+                                      : 1.0 / (2.0 * input_dimension);  // auto: replaced later
   features.seed = absl::GetFlag(FLAGS_seed);
+  if (const std::string text = absl::GetFlag(FLAGS_lengthscales); !text.empty()) {
+    for (absl::string_view part : absl::StrSplit(text, ',')) {
+      double value = 0;
+      if (!absl::SimpleAtod(part, &value)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--lengthscales=", text, ": '", std::string(part), "' is not a number"));
+      }
+      features.lengthscales.push_back(value);
+    }
+    if (static_cast<int>(features.lengthscales.size()) != input_dimension) {
+      return absl::InvalidArgumentError(absl::StrCat("--lengthscales has ",
+                                                     features.lengthscales.size(),
+                                                     " values, but the input has ", input_dimension));
+    }
+  }
   config.ridge = absl::GetFlag(FLAGS_ridge);
   config.forgetting = absl::GetFlag(FLAGS_forget);
   config.intercept = absl::GetFlag(FLAGS_intercept);
@@ -90,8 +119,10 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
                absl::GetFlag(FLAGS_kernel) != KernelKindName(features.kernel),
            absl::GetFlagReflectionHandle(FLAGS_kernel),
            std::string(KernelKindName(features.kernel)));
-  conflict(IsSetByUser(FLAGS_gamma) && absl::GetFlag(FLAGS_gamma) != features.gamma,
-           absl::GetFlagReflectionHandle(FLAGS_gamma), absl::StrCat(features.gamma));
+  conflict(IsSetByUser(FLAGS_gamma), absl::GetFlagReflectionHandle(FLAGS_gamma),
+           absl::StrCat(features.gamma));
+  conflict(IsSetByUser(FLAGS_lengthscales), absl::GetFlagReflectionHandle(FLAGS_lengthscales),
+           "its own lengthscales");
   conflict(IsSetByUser(FLAGS_lengthscale) &&
                GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
            absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
@@ -114,7 +145,12 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
       absl::StrCat("flags conflict with the model loaded from ", path, ": ", conflicts));
 }
 
+bool GammaFromWarmUp() { return absl::GetFlag(FLAGS_gamma) == "auto"; }
+
 absl::Status ValidateModelFlags() {
+  if (GammaFromWarmUp() && !absl::GetFlag(FLAGS_lengthscales).empty()) {
+    return absl::InvalidArgumentError("--gamma=auto and --lengthscales are exclusive");
+  }
   const std::string precision = absl::GetFlag(FLAGS_precision);
   if (precision != "float32" && precision != "float64") {
     return absl::InvalidArgumentError(
@@ -126,8 +162,13 @@ absl::Status ValidateModelFlags() {
   if (absl::GetFlag(FLAGS_classes) > 0 && !absl::GetFlag(FLAGS_targets).empty()) {
     return absl::InvalidArgumentError("--classes and --targets are exclusive");
   }
-  // Catch bad model flags before reading any input; the dimension is a stand-in.
-  return LearnerConfigFromFlags(/*input_dimension=*/1).status();
+  // Catch bad model flags before reading any input; the dimension is a
+  // stand-in (the number of lengthscales when they are given).
+  const std::string lengthscales = absl::GetFlag(FLAGS_lengthscales);
+  const int stand_in = lengthscales.empty()
+                           ? 1
+                           : static_cast<int>(std::count(lengthscales.begin(), lengthscales.end(), ',')) + 1;
+  return LearnerConfigFromFlags(stand_in).status();
 }
 
 }  // namespace rffstream::app

@@ -32,6 +32,9 @@ int OutputsFromFlags();
 [[nodiscard]] absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model,
                                                     const std::string& path);
 
+// --gamma=auto: the caller sets gamma from a warm-up window (MedianHeuristicGamma).
+bool GammaFromWarmUp();
+
 // Checks the model flags that do not depend on the input.
 [[nodiscard]] absl::Status ValidateModelFlags();
 

@@ -344,4 +344,35 @@ TEST_CASE("learn --variance writes the predictive variance as a second column", 
   CHECK(RunApp("learn --variance --block=4", "").exit_code == 2);
 }
 
+TEST_CASE("learn takes other kernels, ARD lengthscales and gamma=auto", "[app][kernels]") {
+  for (const char* kernel : {"laplacian", "cauchy", "matern12", "matern32", "matern52"}) {
+    const RunResult result = RunApp(std::string("learn --quiet --predictions=- --features=32 --kernel=") + kernel,
+                                    SmoothCsv(50));
+    CHECK(result.exit_code == 0);
+    CHECK(Lines(result.out).size() == 50);
+  }
+  const RunResult ard = RunApp("learn --quiet --predictions=- --features=32 --lengthscales=0.5,2", SmoothCsv(50));
+  CHECK(ard.exit_code == 0);
+  const RunResult automatic = RunApp("learn --predictions=- --features=32 --gamma=auto", SmoothCsv(300));
+  CHECK(automatic.exit_code == 0);
+  CHECK(Lines(automatic.out).size() == 300);
+  CHECK(automatic.err.find("gamma=auto: ") != std::string::npos);
+}
+
+TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
+  const RunResult kernel = RunApp("learn --kernel=rbf", "1,2,3\n");
+  CHECK(kernel.exit_code == 2);
+  CHECK(kernel.err.find("unknown kernel 'rbf'") != std::string::npos);
+  const RunResult lengthscales = RunApp("learn --lengthscales=1,2,3", "1,2,3\n");
+  CHECK(lengthscales.exit_code == 2);
+  CHECK(lengthscales.err.find("--lengthscales has 3 values, but the input has 2") != std::string::npos);
+  const RunResult gamma = RunApp("learn --gamma=wide", "1,2,3\n");
+  CHECK(gamma.exit_code == 2);
+  CHECK(gamma.err.find("--gamma=wide: expected a number or auto") != std::string::npos);
+  const RunResult too_few = RunApp("learn --gamma=auto", "1,2,3\n");
+  CHECK(too_few.exit_code == 3);
+  CHECK(too_few.err.find("--gamma=auto: median heuristic: needs at least 2 warm-up inputs, got 1") !=
+        std::string::npos);
+}
+
 }  // namespace

@@ -12,6 +12,7 @@
 #ifndef RFFSTREAM_RFFSTREAM_H_
 #define RFFSTREAM_RFFSTREAM_H_
 
+#include "rffstream/bandwidth.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/classification_metrics.h"
 #include "rffstream/csv_line_parser.h"
