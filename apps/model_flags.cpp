@@ -10,6 +10,9 @@ ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS cost
 ABSL_FLAG(std::string, map, "phase",
           "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
 ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
+ABSL_FLAG(std::string, sampler, "iid",
+          "frequencies: iid, orthogonal (orthogonal random features) or qmc (randomized "
+          "quasi-Monte Carlo); the last two for the gaussian kernel, lower variance");
 ABSL_FLAG(std::string, lengthscales, "",
           "ARD: one lengthscale per input, comma-separated (each input difference is divided by "
           "its lengthscale; --gamma and --lengthscale are then not used)");
@@ -60,6 +63,9 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   absl::StatusOr<KernelKind> kernel = ParseKernelKind(absl::GetFlag(FLAGS_kernel));
   if (!kernel.ok()) return kernel.status();
   features.kernel = *kernel;
+  absl::StatusOr<FrequencySampler> sampler = ParseFrequencySampler(absl::GetFlag(FLAGS_sampler));
+  if (!sampler.ok()) return sampler.status();
+  features.sampler = *sampler;
   const std::string gamma_text = absl::GetFlag(FLAGS_gamma);
   double gamma = 0.0;
   if (!gamma_text.empty() && gamma_text != "auto" && !absl::SimpleAtod(gamma_text, &gamma)) {
@@ -119,6 +125,10 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
                absl::GetFlag(FLAGS_kernel) != KernelKindName(features.kernel),
            absl::GetFlagReflectionHandle(FLAGS_kernel),
            std::string(KernelKindName(features.kernel)));
+  conflict(IsSetByUser(FLAGS_sampler) &&
+               absl::GetFlag(FLAGS_sampler) != FrequencySamplerName(features.sampler),
+           absl::GetFlagReflectionHandle(FLAGS_sampler),
+           std::string(FrequencySamplerName(features.sampler)));
   conflict(IsSetByUser(FLAGS_gamma), absl::GetFlagReflectionHandle(FLAGS_gamma),
            absl::StrCat(features.gamma));
   conflict(IsSetByUser(FLAGS_lengthscales), absl::GetFlagReflectionHandle(FLAGS_lengthscales),

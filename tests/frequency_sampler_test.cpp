@@ -86,6 +86,93 @@ TEST_CASE("Every kernel's sampler reproduces its closed form", "[frequency_sampl
   }
 }
 
+// Mean squared error of z(x)·z(y) against the Gaussian kernel over fixed
+// pairs and seeds, for one sampler at equal D.
+double KernelApproximationError(FrequencySampler sampler) {
+  constexpr int kDimension = 8, kFeatures = 64, kSeeds = 200;
+  constexpr double kGamma = 0.1;
+  double sum = 0;
+  int count = 0;
+  for (int pair = 0; pair < 10; ++pair) {
+    std::vector<double> x(kDimension), y(kDimension);
+    double squared = 0;
+    for (int j = 0; j < kDimension; ++j) {
+      x[j] = std::sin(1.3 * pair + j);
+      y[j] = std::cos(0.7 * pair * j + 0.2);
+      squared += (x[j] - y[j]) * (x[j] - y[j]);
+    }
+    const double kernel = std::exp(-kGamma * squared);
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      FeatureMapConfig config;
+      config.input_dimension = kDimension;
+      config.num_features = kFeatures;
+      config.map = FeatureMapKind::kPair;
+      config.gamma = kGamma;
+      config.sampler = sampler;
+      config.seed = static_cast<std::uint64_t>(seed);
+      const absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
+      std::vector<double> zx(kFeatures), zy(kFeatures);
+      map->Map(x, zx);
+      map->Map(y, zy);
+      const double error = std::inner_product(zx.begin(), zx.end(), zy.begin(), 0.0) - kernel;
+      sum += error * error;
+      ++count;
+    }
+  }
+  return sum / count;
+}
+
+TEST_CASE("Orthogonal and QMC frequencies approximate the kernel with lower error",
+          "[frequency_sampler][statistical]") {
+  const double iid = KernelApproximationError(FrequencySampler::kIid);
+  const double orthogonal = KernelApproximationError(FrequencySampler::kOrthogonal);
+  const double quasi = KernelApproximationError(FrequencySampler::kQuasiMonteCarlo);
+  INFO("mean squared error: iid " << iid << ", orthogonal " << orthogonal << " ("
+                                  << orthogonal / iid << "x), qmc " << quasi << " ("
+                                  << quasi / iid << "x)");
+  CHECK(orthogonal < 0.9 * iid);
+  CHECK(quasi < 0.9 * iid);
+}
+
+TEST_CASE("Orthogonal and QMC samplers are unbiased", "[frequency_sampler][statistical]") {
+  for (FrequencySampler sampler : {FrequencySampler::kOrthogonal, FrequencySampler::kQuasiMonteCarlo}) {
+    const std::vector<double> x = {0.3, -0.2, 0.5}, y = {0.9, 0.4, -0.1};
+    double sum = 0, sum_squares = 0;
+    constexpr int kSeeds = 300;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      FeatureMapConfig config;
+      config.input_dimension = 3;
+      config.num_features = 32;
+      config.gamma = 0.6;
+      config.sampler = sampler;
+      config.seed = static_cast<std::uint64_t>(seed);
+      const absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
+      std::vector<double> zx(32), zy(32);
+      map->Map(x, zx);
+      map->Map(y, zy);
+      const double estimate = std::inner_product(zx.begin(), zx.end(), zy.begin(), 0.0);
+      sum += estimate;
+      sum_squares += estimate * estimate;
+    }
+    const double mean = sum / kSeeds;
+    const double standard_error = std::sqrt((sum_squares / kSeeds - mean * mean) / kSeeds);
+    const double expected = std::exp(-0.6 * (0.36 + 0.36 + 0.36));
+    INFO(FrequencySamplerName(sampler) << ": mean " << mean << ", kernel " << expected);
+    CHECK(std::abs(mean - expected) <= 4.5 * standard_error + 1e-12);
+  }
+}
+
+TEST_CASE("Structured samplers are for the gaussian kernel only", "[frequency_sampler][errors]") {
+  FeatureMapConfig config;
+  config.input_dimension = 2;
+  config.kernel = KernelKind::kLaplacian;
+  config.sampler = FrequencySampler::kOrthogonal;
+  CHECK(config.Validate().message() ==
+        "feature map: the orthogonal sampler is for the gaussian kernel only");
+  CHECK(ParseFrequencySampler("sobol").status().message() ==
+        "unknown sampler 'sobol' (expected iid, orthogonal or qmc)");
+}
+
 TEST_CASE("Kernel names round-trip and unknown ones are named", "[frequency_sampler][errors]") {
   for (KernelKind kernel : {KernelKind::kGaussian, KernelKind::kLaplacian, KernelKind::kCauchy,
                             KernelKind::kMatern12, KernelKind::kMatern32, KernelKind::kMatern52}) {

@@ -78,6 +78,7 @@ class CheckpointAccess {
     writer.Write<std::int32_t>(features.num_features);
     writer.Write<std::uint32_t>(static_cast<std::uint32_t>(features.map));
     writer.Write<std::uint32_t>(static_cast<std::uint32_t>(features.kernel));
+    writer.Write<std::uint32_t>(static_cast<std::uint32_t>(features.sampler));
     writer.Write<double>(features.gamma);
     writer.Write<std::uint64_t>(features.seed);
     writer.WriteArray<double>(features.lengthscales);
@@ -92,23 +93,27 @@ class CheckpointAccess {
   static absl::StatusOr<LearnerConfig> ReadConfig(ByteReader& reader) {
     LearnerConfig config;
     FeatureMapConfig& features = config.features;
-    std::uint32_t map = 0, kernel = 0;
+    std::uint32_t map = 0, kernel = 0, sampler = 0;
     std::uint8_t intercept = 0;
     absl::Status status = reader.Read("input dimension", features.input_dimension);
     if (status.ok()) status = reader.Read("number of features", features.num_features);
     if (status.ok()) status = reader.Read("feature map kind", map);
     if (status.ok()) status = reader.Read("kernel kind", kernel);
+    if (status.ok()) status = reader.Read("frequency sampler", sampler);
     if (status.ok()) status = reader.Read("gamma", features.gamma);
     if (status.ok()) status = reader.Read("seed", features.seed);
     if (!status.ok()) return status;
     if (map > static_cast<std::uint32_t>(FeatureMapKind::kPhase) ||
-        kernel > static_cast<std::uint32_t>(KernelKind::kMatern52) || features.input_dimension <= 0) {
+        kernel > static_cast<std::uint32_t>(KernelKind::kMatern52) ||
+        sampler > static_cast<std::uint32_t>(FrequencySampler::kQuasiMonteCarlo) ||
+        features.input_dimension <= 0) {
       return absl::DataLossError(
           absl::StrCat(reader.source(), ": the configuration is not valid (map kind ", map,
                        ", kernel kind ", kernel, ", input dimension ", features.input_dimension, ")"));
     }
     features.map = static_cast<FeatureMapKind>(map);
     features.kernel = static_cast<KernelKind>(kernel);
+    features.sampler = static_cast<FrequencySampler>(sampler);
     const auto dimension = static_cast<std::uint64_t>(features.input_dimension);
     status = reader.ReadOptionalArray("lengthscales", dimension, features.lengthscales);
     if (status.ok()) status = reader.ReadOptionalArray("input offsets", dimension, features.input_offset);

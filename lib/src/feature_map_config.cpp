@@ -48,6 +48,11 @@ absl::Status FeatureMapConfig::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("feature map: gamma must be a positive finite number, got ", gamma));
   }
+  if (sampler != FrequencySampler::kIid && kernel != KernelKind::kGaussian) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "feature map: the ", std::string(FrequencySamplerName(sampler)),
+        " sampler is for the gaussian kernel only"));
+  }
   if (absl::Status status = ValidateTransform(lengthscales, "lengthscales", input_dimension, true);
       !status.ok()) {
     return status;
@@ -85,6 +90,27 @@ constexpr std::pair<KernelKind, std::string_view> kKernelNames[] = {
     {KernelKind::kMatern32, "matern32"}, {KernelKind::kMatern52, "matern52"},
 };
 }  // namespace
+
+std::string_view FrequencySamplerName(FrequencySampler sampler) {
+  switch (sampler) {
+    case FrequencySampler::kIid:
+      return "iid";
+    case FrequencySampler::kOrthogonal:
+      return "orthogonal";
+    case FrequencySampler::kQuasiMonteCarlo:
+      return "qmc";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<FrequencySampler> ParseFrequencySampler(std::string_view name) {
+  for (FrequencySampler sampler : {FrequencySampler::kIid, FrequencySampler::kOrthogonal,
+                                   FrequencySampler::kQuasiMonteCarlo}) {
+    if (FrequencySamplerName(sampler) == name) return sampler;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown sampler '", std::string(name), "' (expected iid, orthogonal or qmc)"));
+}
 
 std::string_view KernelKindName(KernelKind kind) {
   for (const auto& [known, name] : kKernelNames) {

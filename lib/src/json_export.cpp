@@ -50,6 +50,7 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   out << "  \"precision\": \"float" << 8 * sizeof(Real) << "\",\n";
   out << "  \"kernel\": \"" << std::string(KernelKindName(config.features.kernel)) << "\",\n";
   out << "  \"map\": \"" << std::string(FeatureMapKindName(config.features.map)) << "\",\n";
+  out << "  \"sampler\": \"" << std::string(FrequencySamplerName(config.features.sampler)) << "\",\n";
   out << "  \"input_dimension\": " << map.input_dimension() << ",\n";
   out << "  \"num_features\": " << num_features << ",\n";
   out << "  \"num_frequencies\": " << map.num_frequencies() << ",\n";

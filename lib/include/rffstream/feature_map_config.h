@@ -45,12 +45,25 @@ enum class KernelKind {
   kMatern52,
 };
 
+// How the frequencies are drawn from the kernel's spectral density.
+enum class FrequencySampler {
+  kIid,  // independent draws
+  // Orthogonal random features (Yu et al. 2016), Gaussian kernel only: blocks
+  // of d orthonormal rows (Gram–Schmidt of a Gaussian matrix), each row scaled
+  // by an independent χ_d norm. Lower kernel-approximation variance.
+  kOrthogonal,
+  // Randomized quasi-Monte Carlo, Gaussian kernel only: a Halton sequence with
+  // a random shift modulo 1 (Cranley–Patterson), through the normal inverse CDF.
+  kQuasiMonteCarlo,
+};
+
 struct FeatureMapConfig {
   int input_dimension = 0;
   // D, the length of the feature vector. Even for the pair map.
   int num_features = 256;
   FeatureMapKind map = FeatureMapKind::kPhase;
   KernelKind kernel = KernelKind::kGaussian;
+  FrequencySampler sampler = FrequencySampler::kIid;
   // Kernel bandwidth in the scikit-learn convention k = exp(-γ ‖Δ‖²) (see
   // KernelKind for the other kernels).
   double gamma = 1.0;
@@ -75,6 +88,8 @@ double GammaFromLengthscale(double lengthscale);
 
 std::string_view FeatureMapKindName(FeatureMapKind kind);
 [[nodiscard]] absl::StatusOr<FeatureMapKind> ParseFeatureMapKind(std::string_view name);
+std::string_view FrequencySamplerName(FrequencySampler sampler);
+[[nodiscard]] absl::StatusOr<FrequencySampler> ParseFrequencySampler(std::string_view name);
 std::string_view KernelKindName(KernelKind kind);
 [[nodiscard]] absl::StatusOr<KernelKind> ParseKernelKind(std::string_view name);
 
