@@ -94,6 +94,33 @@ TEST_CASE("Long bad fields are quoted shortened", "[csv][errors]") {
         "field 1: '" + std::string(32, 'z') + "...' is not a number");
 }
 
+TEST_CASE("Quoted fields, whitespace-separated lines and ignored columns", "[csv]") {
+  std::vector<double> x(2);
+  double target = 0;
+  SECTION("quotes may hold the delimiter's neighbours and spaces") {
+    CsvLineParser parser(3, 2);
+    absl::StatusOr<std::optional<double>> parsed = parser.Parse("\"1.5\", \" 2 \",\"3\"", x);
+    REQUIRE(parsed.ok());
+    CHECK(**parsed == 3.0);
+    CHECK(x == std::vector<double>{1.5, 2.0});
+  }
+  SECTION("dense format: runs of blanks separate fields") {
+    CsvLineParser parser(3, std::vector<int>{0}, CsvLineParser::kWhitespace);
+    absl::StatusOr<bool> labelled = parser.ParseTargets("  7 \t 1.5   2  ", x, {&target, 1});
+    REQUIRE(labelled.ok());
+    CHECK(target == 7.0);
+    CHECK(x == std::vector<double>{1.5, 2.0});
+  }
+  SECTION("ignored columns are neither inputs nor targets, and may hold anything") {
+    CsvLineParser parser(4, std::vector<int>{3}, ',', std::vector<int>{0});
+    CHECK(parser.num_inputs() == 2);
+    absl::StatusOr<bool> labelled = parser.ParseTargets("id-17,1,2,9", x, {&target, 1});
+    REQUIRE(labelled.ok());
+    CHECK(target == 9.0);
+    CHECK(x == std::vector<double>{1.0, 2.0});
+  }
+}
+
 TEST_CASE("Header names are split and unquoted", "[csv]") {
   CHECK(SplitCsvHeader(" a ,\"b c\",target\r") == std::vector<std::string>{"a", "b c", "target"});
   CHECK(CountCsvFields("1,2,3\r") == 3);

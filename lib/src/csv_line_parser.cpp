@@ -54,6 +54,47 @@ absl::StatusOr<double> ParseNumber(std::string_view field, int field_number) {
   return value;
 }
 
+
+// Splits `line` into fields, honouring double quotes (a quoted field may hold
+// the delimiter) and, for kWhitespace, runs of blanks. Calls
+// visit(field_index, field) for each; stops early when visit returns false.
+template <class Visit>
+void ForEachField(std::string_view line, char delimiter, Visit&& visit) {
+  const bool whitespace = delimiter == CsvLineParser::kWhitespace;
+  const auto is_delimiter = [&](char c) { return whitespace ? (c == ' ' || c == '\t') : c == delimiter; };
+  size_t position = 0;
+  if (whitespace) {
+    while (position < line.size() && is_delimiter(line[position])) ++position;
+    if (position == line.size()) return;
+  }
+  for (int index = 0;; ++index) {
+    size_t end = position;
+    // A quoted field runs to its closing quote.
+    size_t scan = position;
+    while (scan < line.size() && (line[scan] == ' ' || line[scan] == '\t') && !whitespace) ++scan;
+    if (scan < line.size() && line[scan] == '"') {
+      const size_t closing = line.find('"', scan + 1);
+      end = closing == std::string_view::npos ? line.size() : closing + 1;
+    }
+    while (end < line.size() && !is_delimiter(line[end])) ++end;
+    if (!visit(index, line.substr(position, end - position))) return;
+    if (end >= line.size()) return;
+    position = end + 1;
+    if (whitespace) {
+      while (position < line.size() && is_delimiter(line[position])) ++position;
+      if (position == line.size()) return;
+    }
+  }
+}
+
+std::string_view Unquote(std::string_view field) {
+  field = TrimSpaces(field);
+  if (field.size() >= 2 && field.front() == '"' && field.back() == '"') {
+    field = field.substr(1, field.size() - 2);
+  }
+  return field;
+}
+
 }  // namespace
 
 CsvLineParser::CsvLineParser(int num_fields, int target_index, char delimiter)
@@ -62,16 +103,21 @@ CsvLineParser::CsvLineParser(int num_fields, int target_index, char delimiter)
                     delimiter) {}
 
 CsvLineParser::CsvLineParser(int num_fields, const std::vector<int>& target_indices,
-                             char delimiter)
+                             char delimiter, const std::vector<int>& ignored)
     : num_fields_(num_fields),
       num_targets_(static_cast<int>(target_indices.size())),
-      target_slot_of_field_(num_fields, -1),
+      num_ignored_(static_cast<int>(ignored.size())),
+      role_of_field_(num_fields, kInput),
       delimiter_(delimiter) {
-  assert(num_fields >= 1 && num_targets_ < num_fields);
   for (int slot = 0; slot < num_targets_; ++slot) {
     assert(target_indices[slot] >= 0 && target_indices[slot] < num_fields);
-    target_slot_of_field_[target_indices[slot]] = slot;
+    role_of_field_[target_indices[slot]] = slot;
   }
+  for (int column : ignored) {
+    assert(column >= 0 && column < num_fields && role_of_field_[column] == kInput);
+    role_of_field_[column] = kIgnored;
+  }
+  assert(num_inputs() >= 1);
 }
 
 absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line,
@@ -87,32 +133,32 @@ absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line
 absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::span<double> inputs,
                                                  std::span<double> targets) const {
   line = WithoutCarriageReturn(line);
-  int field_index = 0;
+  int fields = 0;
   int input_index = 0;
   int empty_targets = 0;
-  size_t start = 0;
-  while (true) {
-    const size_t end = std::min(line.find(delimiter_, start), line.size());
-    if (field_index >= num_fields_) {
-      return absl::InvalidArgumentError(absl::StrCat("expected ", num_fields_, " fields, got ",
-                                                     CountCsvFields(line, delimiter_)));
-    }
-    const std::string_view field = line.substr(start, end - start);
-    const int slot = target_slot_of_field_[field_index];
-    if (slot >= 0 && TrimSpaces(field).empty()) {
+  absl::Status error;
+  ForEachField(line, delimiter_, [&](int index, std::string_view field) {
+    fields = index + 1;
+    if (index >= num_fields_) return true;  // counted, reported below
+    const int role = role_of_field_[index];
+    if (role == kIgnored) return true;
+    field = Unquote(field);
+    if (role >= 0 && field.empty()) {
       ++empty_targets;
-    } else {
-      absl::StatusOr<double> value = ParseNumber(field, field_index + 1);
-      if (!value.ok()) return value.status();
-      (slot >= 0 ? targets[slot] : inputs[input_index++]) = *value;
+      return true;
     }
-    ++field_index;
-    if (end == line.size()) break;
-    start = end + 1;
-  }
-  if (field_index != num_fields_) {
+    absl::StatusOr<double> value = ParseNumber(field, index + 1);
+    if (!value.ok()) {
+      error = value.status();
+      return false;
+    }
+    (role >= 0 ? targets[role] : inputs[input_index++]) = *value;
+    return true;
+  });
+  if (!error.ok()) return error;
+  if (fields != num_fields_) {
     return absl::InvalidArgumentError(
-        absl::StrCat("expected ", num_fields_, " fields, got ", field_index));
+        absl::StrCat("expected ", num_fields_, " fields, got ", fields));
   }
   if (empty_targets > 0 && empty_targets < num_targets_) {
     return absl::InvalidArgumentError(absl::StrCat(empty_targets, " of ", num_targets_,
@@ -122,25 +168,21 @@ absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::spa
 }
 
 std::vector<std::string> SplitCsvHeader(std::string_view line, char delimiter) {
-  line = WithoutCarriageReturn(line);
   std::vector<std::string> names;
-  size_t start = 0;
-  while (true) {
-    const size_t end = std::min(line.find(delimiter, start), line.size());
-    std::string_view name = TrimSpaces(line.substr(start, end - start));
-    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
-      name = name.substr(1, name.size() - 2);
-    }
-    names.emplace_back(name);
-    if (end == line.size()) break;
-    start = end + 1;
-  }
+  ForEachField(WithoutCarriageReturn(line), delimiter, [&](int, std::string_view field) {
+    names.emplace_back(Unquote(field));
+    return true;
+  });
   return names;
 }
 
 int CountCsvFields(std::string_view line, char delimiter) {
-  line = WithoutCarriageReturn(line);
-  return 1 + static_cast<int>(std::count(line.begin(), line.end(), delimiter));
+  int count = 0;
+  ForEachField(WithoutCarriageReturn(line), delimiter, [&](int index, std::string_view) {
+    count = index + 1;
+    return true;
+  });
+  return count;
 }
 
 }  // namespace rffstream

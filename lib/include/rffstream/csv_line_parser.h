@@ -2,7 +2,9 @@
 //
 // Turns one line of delimited numbers into a sample: the inputs and an
 // optional target. The same parser serves files, pipes and sockets. It does
-// not allocate: the caller owns the input buffer.
+// not allocate: the caller owns the input buffer. Fields may be quoted
+// ("1.5"); the delimiter kWhitespace splits on runs of blanks (the "dense"
+// format); columns can be ignored.
 //
 //   rffstream::CsvLineParser parser(/*num_fields=*/4, /*target_index=*/3);
 //   std::vector<double> x(parser.num_inputs());
@@ -18,11 +20,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "rffstream/line_parser.h"
 
 namespace rffstream {
 
-class CsvLineParser {
+class CsvLineParser : public LineParser {
  public:
+  // The delimiter that means "one or more spaces or tabs".
+  static constexpr char kWhitespace = ' ';
+
   // target_index for lines that hold inputs only.
   static constexpr int kNoTarget = -1;
 
@@ -30,13 +36,15 @@ class CsvLineParser {
   // num_fields >= 2, 0 <= target_index < num_fields.
   CsvLineParser(int num_fields, int target_index, char delimiter = ',');
 
-  // Several target columns (in the order given), all other columns inputs.
-  // REQUIRES: distinct indices in [0, num_fields), fewer than num_fields.
-  CsvLineParser(int num_fields, const std::vector<int>& target_indices, char delimiter = ',');
+  // Several target columns (in the order given), the `ignored` columns
+  // skipped, all other columns inputs. REQUIRES: distinct indices in
+  // [0, num_fields), at least one input left.
+  CsvLineParser(int num_fields, const std::vector<int>& target_indices, char delimiter = ',',
+                const std::vector<int>& ignored = {});
 
   int num_fields() const { return num_fields_; }
-  int num_targets() const { return num_targets_; }
-  int num_inputs() const { return num_fields_ - num_targets_; }
+  int num_targets() const override { return num_targets_; }
+  int num_inputs() const override { return num_fields_ - num_targets_ - num_ignored_; }
 
   // Parses `line` (a trailing '\r' is ignored) into `inputs`, the fields other
   // than the target in their order. Returns the target, or nullopt when the
@@ -50,17 +58,22 @@ class CsvLineParser {
   // Some target fields empty and others not is an error.
   // REQUIRES: inputs.size() == num_inputs(), targets.size() == num_targets().
   [[nodiscard]] absl::StatusOr<bool> ParseTargets(std::string_view line, std::span<double> inputs,
-                                                  std::span<double> targets) const;
+                                                  std::span<double> targets) const override;
 
  private:
+  static constexpr int kInput = -1;
+  static constexpr int kIgnored = -2;
+
   int num_fields_;
   int num_targets_;
-  // For each field: its target slot, or -1 for an input.
-  std::vector<int> target_slot_of_field_;
+  int num_ignored_;
+  // For each field: its target slot, kInput or kIgnored.
+  std::vector<int> role_of_field_;
   char delimiter_;
 };
 
-// The fields of a header line, surrounding spaces and a trailing '\r' removed.
+// The fields of a header line, surrounding spaces, quotes and a trailing '\r'
+// removed.
 std::vector<std::string> SplitCsvHeader(std::string_view line, char delimiter = ',');
 
 // The number of fields in a line.

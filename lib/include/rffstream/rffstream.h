@@ -22,6 +22,8 @@
 #include "rffstream/json_export.h"
 #include "rffstream/learner.h"
 #include "rffstream/learner_config.h"
+#include "rffstream/libsvm_line_parser.h"
+#include "rffstream/line_parser.h"
 #include "rffstream/regression_metrics.h"
 #include "rffstream/rls.h"
 #include "rffstream/simd.h"
