@@ -11,7 +11,7 @@
 #include "rffstream/json_export.h"
 
 ABSL_DECLARE_FLAG(std::string, load);
-ABSL_FLAG(std::string, format, "json", "export: output format (json)");
+ABSL_DECLARE_FLAG(std::string, format);
 ABSL_FLAG(bool, covariance, false, "export: include the D x D matrix P in the JSON");
 
 namespace rffstream::app {
@@ -33,7 +33,8 @@ int Export(const std::string& path) {
 
 int RunExportCommand() {
   const std::string path = absl::GetFlag(FLAGS_load);
-  if (path.empty() || absl::GetFlag(FLAGS_format) != "json") {
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (path.empty() || (!format.empty() && format != "json")) {
     std::fprintf(stderr, "rffstream export: needs --load=FILE and --format=json\n");
     return kExitUsageError;
   }

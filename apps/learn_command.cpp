@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <string>
@@ -21,6 +22,7 @@
 #include "absl/strings/str_split.h"
 #include "checkpoint_schedule.h"
 #include "exit_codes.h"
+#include "input_format.h"
 #include "line_reader.h"
 #include "model_flags.h"
 #include "prediction_writer.h"
@@ -96,6 +98,7 @@ absl::Status ValidateFlags() {
       absl::GetFlag(FLAGS_save).empty()) {
     return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
   }
+  if (absl::Status status = ValidateInputFormatFlags(); !status.ok()) return status;
   return ValidateModelFlags();
 }
 
@@ -149,7 +152,7 @@ class LearnRun {
     while (std::optional<LineReader::Line> line = reader.Next()) {
       ++line_number_;
       if (has_header && line_number_ == 1) {
-        if (!line->too_long) header_ = SplitCsvHeader(line->text);
+        if (!line->too_long) header_ = SplitCsvHeader(line->text, InputDelimiter());
         continue;
       }
       if (std::optional<int> exit_code = HandleLine(*line)) return *exit_code;
@@ -203,7 +206,7 @@ class LearnRun {
       EmitEmptyLine();
       return std::nullopt;
     }
-    if (!parser_.has_value()) {
+    if (parser_ == nullptr) {
       if (std::optional<int> exit_code = StartParser(line.text)) return *exit_code;
     }
     absl::StatusOr<bool> labelled = parser_->ParseTargets(line.text, inputs_, targets_);
@@ -224,28 +227,6 @@ class LearnRun {
     return std::nullopt;
   }
 
-  // The target columns from --targets, or the one from --target.
-  absl::StatusOr<std::vector<int>> TargetColumns(int num_fields) const {
-    const std::string targets = absl::GetFlag(FLAGS_targets);
-    std::vector<int> columns;
-    for (const std::string& name :
-         targets.empty() ? std::vector<std::string>{absl::GetFlag(FLAGS_target)}
-                         : absl::StrSplit(targets, ',')) {
-      absl::StatusOr<int> column = ResolveTargetColumn(name, num_fields, header_);
-      if (!column.ok()) return column.status();
-      if (std::find(columns.begin(), columns.end(), *column) != columns.end()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--targets=", targets, ": column ", *column, " is named twice"));
-      }
-      columns.push_back(*column);
-    }
-    if (static_cast<int>(columns.size()) >= num_fields) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--targets=", targets, ": no column is left for the inputs"));
-    }
-    return columns;
-  }
-
   void SetUpBuffers() {
     inputs_.assign(parser_->num_inputs(), 0.0);
     targets_.assign(parser_->num_targets(), 0.0);
@@ -254,27 +235,19 @@ class LearnRun {
   }
 
   std::optional<int> StartParser(std::string_view first_data_line) {
-    const int num_fields =
-        header_.empty() ? CountCsvFields(first_data_line) : static_cast<int>(header_.size());
     // Predicting with a model: a line of exactly its inputs has no target column.
-    if (learner_.has_value() && mode_ == RunMode::kPredict &&
-        num_fields == learner_->input_dimension()) {
-      parser_.emplace(num_fields, CsvLineParser::kNoTarget);
-      SetUpBuffers();
-      return std::nullopt;
+    const int inputs_only =
+        learner_.has_value() && mode_ == RunMode::kPredict ? learner_->input_dimension() : 0;
+    absl::StatusOr<std::unique_ptr<LineParser>> parser =
+        MakeLineParser(first_data_line, header_, inputs_only);
+    if (!parser.ok()) {
+      const bool usage = parser.status().code() == absl::StatusCode::kInvalidArgument;
+      std::fprintf(log_, "rffstream: %s%s%s\n", usage ? "" : input_name_.c_str(),
+                   usage ? "" : absl::StrCat(": line ", line_number_, ": ").c_str(),
+                   std::string(parser.status().message()).c_str());
+      return usage ? kExitUsageError : kExitBadInput;
     }
-    if (num_fields < 2) {
-      std::fprintf(log_, "rffstream: %s: line %" PRId64
-                   ": need at least 2 columns (inputs and a target), got %d\n",
-                   input_name_.c_str(), line_number_, num_fields);
-      return kExitBadInput;
-    }
-    absl::StatusOr<std::vector<int>> target_columns = TargetColumns(num_fields);
-    if (!target_columns.ok()) {
-      std::fprintf(log_, "rffstream: %s\n", std::string(target_columns.status().message()).c_str());
-      return kExitUsageError;
-    }
-    parser_.emplace(num_fields, *target_columns);
+    parser_ = *std::move(parser);
     SetUpBuffers();
     if (learner_.has_value() && parser_->num_inputs() != learner_->input_dimension()) {
       std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %d inputs, but the model from %s has %d\n",
@@ -475,7 +448,7 @@ class LearnRun {
   std::string input_name_;
   std::string model_source_;
   std::vector<std::string> header_;
-  std::optional<CsvLineParser> parser_;
+  std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
   std::vector<PendingLine> pending_;
   RegressionMetrics metrics_;                   // of the first target

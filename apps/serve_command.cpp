@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,8 @@
 #include "listen_address.h"
 #include "model_flags.h"
 #include "rffstream/rffstream.h"
-#include "target_column.h"
+#include "input_format.h"
 
-ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, load);
 ABSL_DECLARE_FLAG(std::string, save);
 ABSL_DECLARE_FLAG(int64_t, max_line_bytes);
@@ -61,13 +61,13 @@ class ServeModel {
   std::string Handle(std::string_view line) {
     if (!line.empty() && line.front() == '!') return Control(line.substr(1));
     if (line.find_first_not_of(" \t") == std::string_view::npos) return "error: empty line";
-    if (!parser_.has_value()) {
+    if (parser_ == nullptr) {
       if (absl::Status status = StartParser(line); !status.ok()) {
         return absl::StrCat("error: ", std::string(status.message()));
       }
     }
-    absl::StatusOr<std::optional<double>> target = parser_->Parse(line, inputs_);
-    if (!target.ok()) return absl::StrCat("error: ", std::string(target.status().message()));
+    absl::StatusOr<bool> labelled = parser_->ParseTargets(line, inputs_, targets_);
+    if (!labelled.ok()) return absl::StrCat("error: ", std::string(labelled.status().message()));
     std::span<const Real> inputs;
     if constexpr (std::is_same_v<Real, double>) {
       inputs = inputs_;
@@ -75,9 +75,9 @@ class ServeModel {
       std::copy(inputs_.begin(), inputs_.end(), converted_.begin());
       inputs = converted_;
     }
-    if (!target->has_value()) return Number(learner_->Predict(inputs));
-    const double prior = learner_->Learn(inputs, static_cast<Real>(**target));
-    metrics_.Add(prior, **target);
+    if (!*labelled) return Number(learner_->Predict(inputs));
+    const double prior = learner_->Learn(inputs, static_cast<Real>(targets_[0]));
+    metrics_.Add(prior, targets_[0]);
     return Number(prior);
   }
 
@@ -92,27 +92,25 @@ class ServeModel {
 
  private:
   absl::Status StartParser(std::string_view first_line) {
-    const int num_fields = fields_ > 0 ? fields_ : CountCsvFields(first_line);
-    if (num_fields < 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("need at least 2 fields (inputs and a target), got ", num_fields));
-    }
-    absl::StatusOr<int> target = ResolveTargetColumn(absl::GetFlag(FLAGS_target), num_fields, {});
-    if (!target.ok()) return target.status();
-    CsvLineParser parser(num_fields, *target);
-    if (learner_.has_value() && parser.num_inputs() != learner_->input_dimension()) {
-      return absl::InvalidArgumentError(absl::StrCat(parser.num_inputs(), " inputs, but the model has ",
+    // --fields fixes the field count, so that a malformed first line cannot.
+    const std::vector<std::string> field_names(static_cast<size_t>(fields_));
+    absl::StatusOr<std::unique_ptr<LineParser>> parser = MakeLineParser(first_line, field_names, 0);
+    if (!parser.ok()) return parser.status();
+    if (learner_.has_value() && (*parser)->num_inputs() != learner_->input_dimension()) {
+      return absl::InvalidArgumentError(absl::StrCat((*parser)->num_inputs(),
+                                                     " inputs, but the model has ",
                                                      learner_->input_dimension()));
     }
     if (!learner_.has_value()) {
-      absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags(parser.num_inputs());
+      absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags((*parser)->num_inputs());
       if (!config.ok()) return config.status();
       absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
       if (!learner.ok()) return learner.status();
       learner_.emplace(*std::move(learner));
     }
-    parser_.emplace(parser);
+    parser_ = *std::move(parser);
     inputs_.assign(parser_->num_inputs(), 0.0);
+    targets_.assign(parser_->num_targets(), 0.0);
     converted_.assign(parser_->num_inputs(), Real{0});
     return absl::OkStatus();
   }
@@ -137,10 +135,11 @@ class ServeModel {
   const std::string save_path_;
   const int fields_;
   const LineServer* server_ = nullptr;
-  std::optional<CsvLineParser> parser_;
+  std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
   RegressionMetrics metrics_;
   std::vector<double> inputs_;
+  std::vector<double> targets_;
   std::vector<Real> converted_;
 };
 
@@ -208,6 +207,10 @@ int Serve(int signal_fd) {
 }  // namespace
 
 int RunServeCommand() {
+  if (absl::Status status = ValidateInputFormatFlags(); !status.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+    return kExitUsageError;
+  }
   if (absl::Status status = ValidateModelFlags(); !status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
     return kExitUsageError;

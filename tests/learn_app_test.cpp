@@ -375,4 +375,34 @@ TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
         std::string::npos);
 }
 
+TEST_CASE("learn reads libsvm, dense and other delimiters, and ignores columns", "[app][formats]") {
+  const RunResult libsvm = RunApp("learn --format=libsvm --dim=3 --predictions=- --quiet --features=16",
+                                  "1 1:0.5 3:2\n-1 2:1\n3:1\n2 7:1\n");
+  CHECK(libsvm.exit_code == 0);
+  CHECK(Lines(libsvm.out).size() == 4);
+  const RunResult dense = RunApp("learn --format=dense --predictions=- --quiet --features=16",
+                                 "1  2\t3\n  4 5 6\n");
+  CHECK(dense.exit_code == 0);
+  CHECK(Lines(dense.out).size() == 2);
+  const RunResult semicolon = RunApp("learn --delimiter=; --predictions=- --quiet --features=16",
+                                     "1;2;3\n4;5;6\n");
+  CHECK(semicolon.exit_code == 0);
+  CHECK(Lines(semicolon.out).size() == 2);
+  const RunResult ignored = RunApp("learn --header --ignore=id --target=y --predictions=- --features=16",
+                                   "id,a,y\nx17,1,2\nx18,2,3\n");
+  CHECK(ignored.exit_code == 0);
+  CHECK(ignored.err.find("2 learned, 0 predicted only, 0 rejected") != std::string::npos);
+}
+
+TEST_CASE("Format errors: usage and lines", "[app][formats][errors]") {
+  const RunResult no_dim = RunApp("learn --format=libsvm", "1 1:1\n");
+  CHECK(no_dim.exit_code == 2);
+  CHECK(no_dim.err.find("--format=libsvm needs --dim=N (the number of inputs)") != std::string::npos);
+  const RunResult beyond = RunApp("learn --format=libsvm --dim=2 --features=16", "1 1:1\n1 3:1\n");
+  CHECK(beyond.exit_code == 0);
+  CHECK(beyond.err.find("line 2: token 2: index 3 is outside 1..2 (--dim) (skipped)") != std::string::npos);
+  CHECK(RunApp("learn --format=xml", "").exit_code == 2);
+  CHECK(RunApp("learn --delimiter=ab", "").exit_code == 2);
+}
+
 }  // namespace
