@@ -384,7 +384,7 @@ TEST_CASE("learn reads libsvm, dense and other delimiters, and ignores columns",
                                  "1  2\t3\n  4 5 6\n");
   CHECK(dense.exit_code == 0);
   CHECK(Lines(dense.out).size() == 2);
-  const RunResult semicolon = RunApp("learn --delimiter=; --predictions=- --quiet --features=16",
+  const RunResult semicolon = RunApp("learn '--delimiter=;' --predictions=- --quiet --features=16",
                                      "1;2;3\n4;5;6\n");
   CHECK(semicolon.exit_code == 0);
   CHECK(Lines(semicolon.out).size() == 2);
