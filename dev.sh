@@ -8,8 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# clang and its runtime build the parser fuzzers (a short run is part of the
+# tests); SLEEF is a benchmark-only comparison.
 readonly PACKAGES=(cmake ninja-build g++ libxsimd-dev libeigen3-dev libbenchmark-dev catch2
-                   libabsl-dev libsleef-dev)
+                   libabsl-dev libsleef-dev clang libclang-rt-14-dev)
 readonly BUILD_DIR=build
 
 install_missing_packages() {
