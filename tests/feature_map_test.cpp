@@ -5,6 +5,8 @@
 #include <numeric>
 #include <vector>
 
+#include "tests/kernel_estimate.h"
+
 namespace rffstream {
 namespace {
 
@@ -78,26 +80,12 @@ void CheckKernelApproximation(FeatureMapKind kind) {
     y[0] += distance * 0.6;
     y[2] -= distance * 0.8;  // ‖x - y‖ = distance
     const double expected = std::exp(-kGamma * distance * distance);
-    double sum = 0, sum_squares = 0;
-    for (int seed = 1; seed <= kSeeds; ++seed) {
-      FeatureMapConfig config;
-      config.input_dimension = 4;
-      config.num_features = 128;
-      config.gamma = kGamma;
-      config.map = kind;
-      config.seed = seed;
-      absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
-      REQUIRE(map.ok());
-      std::vector<double> zx(128), zy(128);
-      map->Map(x, zx);
-      map->Map(y, zy);
-      const double estimate = std::inner_product(zx.begin(), zx.end(), zy.begin(), 0.0);
-      sum += estimate;
-      sum_squares += estimate * estimate;
-    }
-    const double mean = sum / kSeeds;
-    const double standard_error =
-        std::sqrt(std::max(0.0, sum_squares / kSeeds - mean * mean) / kSeeds);
+    FeatureMapConfig config;
+    config.input_dimension = 4;
+    config.num_features = 128;
+    config.gamma = kGamma;
+    config.map = kind;
+    const auto [mean, standard_error] = testing::EstimateKernel(config, x, y, kSeeds);
     INFO("distance " << distance << ": mean " << mean << ", kernel " << expected
                      << ", standard error " << standard_error);
     // 4.5 standard errors: fails by chance with probability < 1e-5 per check,

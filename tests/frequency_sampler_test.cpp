@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rffstream/feature_map.h"
+#include "tests/kernel_estimate.h"
 
 namespace rffstream {
 namespace {
@@ -51,26 +52,13 @@ void CheckKernel(KernelKind kernel, bool ard) {
     std::vector<double> delta(3);
     for (int j = 0; j < 3; ++j) delta[j] = (x[j] - y[j]) / (ard ? lengthscales[j] : 1.0);
     const double expected = ClosedForm(kernel, kGamma, delta, ard);
-    double sum = 0, sum_squares = 0;
-    for (int seed = 1; seed <= kSeeds; ++seed) {
-      FeatureMapConfig config;
-      config.input_dimension = 3;
-      config.num_features = kFeatures;
-      config.kernel = kernel;
-      config.gamma = kGamma;
-      config.seed = static_cast<std::uint64_t>(seed);
-      if (ard) config.lengthscales = lengthscales;
-      absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
-      REQUIRE(map.ok());
-      std::vector<double> zx(kFeatures), zy(kFeatures);
-      map->Map(x, zx);
-      map->Map(y, zy);
-      const double estimate = std::inner_product(zx.begin(), zx.end(), zy.begin(), 0.0);
-      sum += estimate;
-      sum_squares += estimate * estimate;
-    }
-    const double mean = sum / kSeeds;
-    const double standard_error = std::sqrt(std::max(0.0, sum_squares / kSeeds - mean * mean) / kSeeds);
+    FeatureMapConfig config;
+    config.input_dimension = 3;
+    config.num_features = kFeatures;
+    config.kernel = kernel;
+    config.gamma = kGamma;
+    if (ard) config.lengthscales = lengthscales;
+    const auto [mean, standard_error] = testing::EstimateKernel(config, x, y, kSeeds);
     INFO(KernelKindName(kernel) << (ard ? " (ARD)" : "") << ", scale " << scale << ": mean "
                                 << mean << ", kernel " << expected << ", standard error "
                                 << standard_error);
@@ -137,25 +125,12 @@ TEST_CASE("Orthogonal and QMC frequencies approximate the kernel with lower erro
 TEST_CASE("Orthogonal and QMC samplers are unbiased", "[frequency_sampler][statistical]") {
   for (FrequencySampler sampler : {FrequencySampler::kOrthogonal, FrequencySampler::kQuasiMonteCarlo}) {
     const std::vector<double> x = {0.3, -0.2, 0.5}, y = {0.9, 0.4, -0.1};
-    double sum = 0, sum_squares = 0;
-    constexpr int kSeeds = 300;
-    for (int seed = 1; seed <= kSeeds; ++seed) {
-      FeatureMapConfig config;
-      config.input_dimension = 3;
-      config.num_features = 32;
-      config.gamma = 0.6;
-      config.sampler = sampler;
-      config.seed = static_cast<std::uint64_t>(seed);
-      const absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
-      std::vector<double> zx(32), zy(32);
-      map->Map(x, zx);
-      map->Map(y, zy);
-      const double estimate = std::inner_product(zx.begin(), zx.end(), zy.begin(), 0.0);
-      sum += estimate;
-      sum_squares += estimate * estimate;
-    }
-    const double mean = sum / kSeeds;
-    const double standard_error = std::sqrt((sum_squares / kSeeds - mean * mean) / kSeeds);
+    FeatureMapConfig config;
+    config.input_dimension = 3;
+    config.num_features = 32;
+    config.gamma = 0.6;
+    config.sampler = sampler;
+    const auto [mean, standard_error] = testing::EstimateKernel(config, x, y, 300);
     const double expected = std::exp(-0.6 * (0.36 + 0.36 + 0.36));
     INFO(FrequencySamplerName(sampler) << ": mean " << mean << ", kernel " << expected);
     CHECK(std::abs(mean - expected) <= 4.5 * standard_error + 1e-12);
