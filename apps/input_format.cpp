@@ -45,7 +45,22 @@ absl::StatusOr<std::vector<int>> Columns(const std::string& flag, const std::str
 
 }  // namespace
 
-absl::Status ValidateInputFormatFlags() {
+bool InferLibsvmDimension() {
+  return absl::GetFlag(FLAGS_format) == "libsvm" && absl::GetFlag(FLAGS_dim) == 0;
+}
+
+absl::StatusOr<std::unique_ptr<LineParser>> MakeInferredLibsvmParser(
+    const std::vector<std::string>& warm_up) {
+  int dimension = 0;
+  for (const std::string& line : warm_up) dimension = std::max(dimension, MaxLibsvmIndex(line));
+  if (dimension == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no feature index in the first ", warm_up.size(), " lines to infer --dim from"));
+  }
+  return std::make_unique<LibsvmLineParser>(dimension);
+}
+
+absl::Status ValidateInputFormatFlags(bool can_infer_dimension) {
   const std::string format = absl::GetFlag(FLAGS_format);
   if (!format.empty() && format != "csv" && format != "dense" && format != "libsvm") {
     return absl::InvalidArgumentError(
@@ -57,7 +72,8 @@ absl::Status ValidateInputFormatFlags() {
         "--delimiter=", delimiter, ": expected one character other than space and quote, or tab "
         "(use --format=dense for space-separated numbers)"));
   }
-  if (format == "libsvm" && absl::GetFlag(FLAGS_dim) <= 0) {
+  if (absl::GetFlag(FLAGS_dim) < 0 ||
+      (format == "libsvm" && absl::GetFlag(FLAGS_dim) == 0 && !can_infer_dimension)) {
     return absl::InvalidArgumentError("--format=libsvm needs --dim=N (the number of inputs)");
   }
   if (format == "libsvm" && (!absl::GetFlag(FLAGS_targets).empty() || !absl::GetFlag(FLAGS_ignore).empty())) {

@@ -16,7 +16,15 @@
 
 namespace rffstream::app {
 
-[[nodiscard]] absl::Status ValidateInputFormatFlags();
+// `can_infer_dimension`: the command can buffer a warm-up window to infer
+// libsvm's dimension when --dim is absent.
+[[nodiscard]] absl::Status ValidateInputFormatFlags(bool can_infer_dimension);
+
+// libsvm without --dim: the dimension is to be inferred from a warm-up window.
+bool InferLibsvmDimension();
+
+// The number of lines the dimension is inferred from.
+inline constexpr int kDimensionWarmUpLines = 1000;
 
 // The field delimiter of csv and dense input (for headers and field counts).
 char InputDelimiter();
@@ -29,6 +37,11 @@ char InputDelimiter();
 [[nodiscard]] absl::StatusOr<std::unique_ptr<LineParser>> MakeLineParser(
     std::string_view first_line, const std::vector<std::string>& header,
     int inputs_only_dimension);
+
+// The libsvm parser for the largest index seen in `warm_up` (when
+// InferLibsvmDimension()). FailedPrecondition if no line has an index.
+[[nodiscard]] absl::StatusOr<std::unique_ptr<LineParser>> MakeInferredLibsvmParser(
+    const std::vector<std::string>& warm_up);
 
 }  // namespace rffstream::app
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -98,7 +99,9 @@ absl::Status ValidateFlags() {
       absl::GetFlag(FLAGS_save).empty()) {
     return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
   }
-  if (absl::Status status = ValidateInputFormatFlags(); !status.ok()) return status;
+  if (absl::Status status = ValidateInputFormatFlags(/*can_infer_dimension=*/true); !status.ok()) {
+    return status;
+  }
   return ValidateModelFlags();
 }
 
@@ -162,6 +165,9 @@ class LearnRun {
                    std::string(reader.status().message()).c_str());
       return kExitIoError;
     }
+    if (!undecided_lines_.empty()) {
+      if (std::optional<int> exit_code = InferDimensionAndReplay()) return *exit_code;
+    }
     if (!learner_.has_value() && !pending_.empty()) {
       if (std::optional<int> exit_code = StartLearner()) return *exit_code;
     }
@@ -206,10 +212,44 @@ class LearnRun {
       EmitEmptyLine();
       return std::nullopt;
     }
+    if (parser_ == nullptr && InferLibsvmDimension() && !learner_.has_value()) {
+      // Hold the lines back until the warm-up window shows the dimension.
+      undecided_lines_.push_back({line_number_, std::string(line.text)});
+      if (static_cast<int>(undecided_lines_.size()) < kDimensionWarmUpLines) return std::nullopt;
+      return InferDimensionAndReplay();
+    }
     if (parser_ == nullptr) {
       if (std::optional<int> exit_code = StartParser(line.text)) return *exit_code;
     }
-    absl::StatusOr<bool> labelled = parser_->ParseTargets(line.text, inputs_, targets_);
+    return ParseAndProcess(line.text);
+  }
+
+  // Infers libsvm's dimension from the held-back lines, then handles them.
+  std::optional<int> InferDimensionAndReplay() {
+    std::vector<std::string> texts;
+    for (const auto& [number, text] : undecided_lines_) texts.push_back(text);
+    absl::StatusOr<std::unique_ptr<LineParser>> parser = MakeInferredLibsvmParser(texts);
+    if (!parser.ok()) {
+      std::fprintf(log_, "rffstream: %s: %s\n", input_name_.c_str(),
+                   std::string(parser.status().message()).c_str());
+      return kExitBadInput;
+    }
+    parser_ = *std::move(parser);
+    SetUpBuffers();
+    if (!quiet_) std::fprintf(log_, "libsvm dimension inferred: %d\n", parser_->num_inputs());
+    const std::int64_t current_line = line_number_;
+    std::vector<std::pair<std::int64_t, std::string>> lines = std::move(undecided_lines_);
+    undecided_lines_.clear();
+    for (const auto& [number, text] : lines) {
+      line_number_ = number;  // messages name the line's own number
+      if (std::optional<int> exit_code = ParseAndProcess(text)) return exit_code;
+    }
+    line_number_ = current_line;
+    return std::nullopt;
+  }
+
+  std::optional<int> ParseAndProcess(std::string_view text) {
+    absl::StatusOr<bool> labelled = parser_->ParseTargets(text, inputs_, targets_);
     if (!labelled.ok()) return Reject(std::string(labelled.status().message()));
     if (*labelled && num_classes_ > 0) {
       const double label = targets_[0];
@@ -451,6 +491,8 @@ class LearnRun {
   std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
   std::vector<PendingLine> pending_;
+  // libsvm lines held back while the dimension is inferred: number, text.
+  std::vector<std::pair<std::int64_t, std::string>> undecided_lines_;
   RegressionMetrics metrics_;                   // of the first target
   std::vector<RegressionMetrics> target_metrics_;  // of every target
   ClassificationMetrics classification_;

@@ -207,7 +207,7 @@ int Serve(int signal_fd) {
 }  // namespace
 
 int RunServeCommand() {
-  if (absl::Status status = ValidateInputFormatFlags(); !status.ok()) {
+  if (absl::Status status = ValidateInputFormatFlags(/*can_infer_dimension=*/false); !status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
     return kExitUsageError;
   }

@@ -395,9 +395,16 @@ TEST_CASE("learn reads libsvm, dense and other delimiters, and ignores columns",
 }
 
 TEST_CASE("Format errors: usage and lines", "[app][formats][errors]") {
-  const RunResult no_dim = RunApp("learn --format=libsvm", "1 1:1\n");
-  CHECK(no_dim.exit_code == 2);
-  CHECK(no_dim.err.find("--format=libsvm needs --dim=N (the number of inputs)") != std::string::npos);
+  const RunResult inferred = RunApp("learn --format=libsvm --predictions=- --features=16", "1 1:1\n-1 4:2\n");
+  CHECK(inferred.exit_code == 0);
+  CHECK(inferred.err.find("libsvm dimension inferred: 4") != std::string::npos);
+  CHECK(Lines(inferred.out).size() == 2);
+  const RunResult no_index = RunApp("learn --format=libsvm", "1\n2\n");
+  CHECK(no_index.exit_code == 3);
+  CHECK(no_index.err.find("no feature index in the first 2 lines to infer --dim from") != std::string::npos);
+  const RunResult serve = RunApp("serve --format=libsvm", "");
+  CHECK(serve.exit_code == 2);
+  CHECK(serve.err.find("--format=libsvm needs --dim=N (the number of inputs)") != std::string::npos);
   const RunResult beyond = RunApp("learn --format=libsvm --dim=2 --features=16", "1 1:1\n1 3:1\n");
   CHECK(beyond.exit_code == 0);
   CHECK(beyond.err.find("line 2: token 2: index 3 is outside 1..2 (--dim) (skipped)") != std::string::npos);

@@ -25,6 +25,19 @@ bool ParseDouble(std::string_view text, double& value) {
 
 }  // namespace
 
+int MaxLibsvmIndex(std::string_view line) {
+  int largest = 0;
+  for (size_t colon = line.find(':'); colon != std::string_view::npos;
+       colon = line.find(':', colon + 1)) {
+    size_t start = colon;
+    while (start > 0 && line[start - 1] >= '0' && line[start - 1] <= '9') --start;
+    int index = 0;
+    const auto [end, error] = std::from_chars(line.data() + start, line.data() + colon, index);
+    if (error == std::errc() && end == line.data() + colon) largest = std::max(largest, index);
+  }
+  return largest;
+}
+
 absl::StatusOr<bool> LibsvmLineParser::ParseTargets(std::string_view line, std::span<double> inputs,
                                                     std::span<double> targets) const {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

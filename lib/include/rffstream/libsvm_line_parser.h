@@ -15,6 +15,10 @@
 
 namespace rffstream {
 
+// The largest feature index in a line (0 if none can be read), for inferring
+// the dimension from a warm-up window.
+int MaxLibsvmIndex(std::string_view line);
+
 class LibsvmLineParser : public LineParser {
  public:
   // REQUIRES: dimension >= 1.
