@@ -121,9 +121,11 @@ void LineServer::AnswerLines(Connection& connection) {
   if (connection.close_after_flush) connection.input.clear();
 }
 
-void LineServer::OnReadable(Connection& connection) {
+void LineServer::OnReadable(Connection& connection, bool until_drained) {
   char buffer[kReadChunk];
-  while (!connection.close_after_flush) {
+  // One chunk per event keeps busy connections from starving the others (the
+  // level-triggered epoll reports the rest again); a shutdown drains all.
+  for (bool first = true; !connection.close_after_flush && (first || until_drained); first = false) {
     const ssize_t got = ::recv(connection.fd, buffer, sizeof(buffer), 0);
     if (got > 0) {
       connection.input.append(buffer, static_cast<std::size_t>(got));
@@ -131,7 +133,7 @@ void LineServer::OnReadable(Connection& connection) {
       AnswerLines(connection);
       continue;
     }
-    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == EINTR) continue;  // level-triggered: epoll reports it again
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     // End of input (or a reset): a partial last line is dropped, not learned.
     connection.peer_closed = true;
@@ -238,7 +240,9 @@ absl::Status LineServer::Run(int signal_fd) {
       const auto found = connections_.find(fd);
       if (found == connections_.end()) continue;  // closed earlier in this batch
       Connection& connection = *found->second;
-      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(connection);
+      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+        OnReadable(connection, /*until_drained=*/false);
+      }
       Flush(connection);
     }
     CloseIdleConnections();
@@ -252,7 +256,7 @@ absl::Status LineServer::Run(int signal_fd) {
   for (auto& [fd, connection] : connections_) open.push_back(fd);
   for (int fd : open) {
     Connection& connection = *connections_.at(fd);
-    OnReadable(connection);
+    OnReadable(connection, /*until_drained=*/true);
     connection.close_after_flush = true;
     Flush(connection);
   }

@@ -55,7 +55,8 @@ class LineServer {
   struct Connection;
 
   void Accept();
-  void OnReadable(Connection& connection);
+  // Reads one chunk, or everything available when `until_drained`.
+  void OnReadable(Connection& connection, bool until_drained);
   // Answers the complete lines in the read buffer.
   void AnswerLines(Connection& connection);
   void Flush(Connection& connection);

@@ -18,13 +18,18 @@ namespace {
 std::atomic<long> allocation_count{0};
 }  // namespace
 
+// Every form of new and delete goes through malloc and free, so that the
+// pairs match (AddressSanitizer checks that they do).
 void* operator new(std::size_t size) {
   allocation_count.fetch_add(1, std::memory_order_relaxed);
   if (void* pointer = std::malloc(size == 0 ? 1 : size)) return pointer;
   throw std::bad_alloc();
 }
+void* operator new[](std::size_t size) { return operator new(size); }
 void operator delete(void* pointer) noexcept { std::free(pointer); }
 void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
+void operator delete[](void* pointer) noexcept { std::free(pointer); }
+void operator delete[](void* pointer, std::size_t) noexcept { std::free(pointer); }
 
 namespace rffstream {
 namespace {

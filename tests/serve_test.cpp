@@ -154,7 +154,7 @@ class Client {
 
  private:
   void SetTimeout() {
-    timeval timeout{10, 0};
+    timeval timeout{30, 0};  // generous: sanitizer builds are several times slower
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   }
 

@@ -87,7 +87,8 @@ class ByteReader {
     }
     if ((bytes_.size() - position_) / sizeof(T) < count) return Truncated(field);
     values.resize(count);
-    std::memcpy(values.data(), bytes_.data() + position_, count * sizeof(T));
+    // An empty vector's data() may be null, which memcpy must not see.
+    if (count > 0) std::memcpy(values.data(), bytes_.data() + position_, count * sizeof(T));
     position_ += count * sizeof(T);
     return absl::OkStatus();
   }
