@@ -190,6 +190,7 @@ class LearnRun {
       progress_.Finish(metrics_, line_number_, predicted_only_, rejected_, verb);
     }
     if (num_outputs_ > 1 && num_classes_ == 0) {
+      target_metrics_[0] = metrics_;  // the first target's are kept in metrics_
       std::fprintf(log_, "rmse per target:");
       for (const RegressionMetrics& target : target_metrics_) {
         std::fprintf(log_, " %.6g", target.root_mean_squared_error());
@@ -428,7 +429,6 @@ class LearnRun {
       for (int output = 1; output < num_outputs_; ++output) {
         target_metrics_[output].Add(priors[output], targets[output]);
       }
-      target_metrics_[0] = metrics_;
       if (!quiet_) progress_.Update(metrics_);
     }
     if (schedule_.Due(learner_->samples_learned())) Save();
@@ -493,8 +493,8 @@ class LearnRun {
   std::vector<PendingLine> pending_;
   // libsvm lines held back while the dimension is inferred: number, text.
   std::vector<std::pair<std::int64_t, std::string>> undecided_lines_;
-  RegressionMetrics metrics_;                   // of the first target
-  std::vector<RegressionMetrics> target_metrics_;  // of every target
+  RegressionMetrics metrics_;                      // of the first target
+  std::vector<RegressionMetrics> target_metrics_;  // of the other targets (index 0 unused)
   ClassificationMetrics classification_;
   ProgressTable progress_;
   std::int64_t line_number_ = 0;
