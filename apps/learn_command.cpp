@@ -494,7 +494,7 @@ class LearnRun {
   // libsvm lines held back while the dimension is inferred: number, text.
   std::vector<std::pair<std::int64_t, std::string>> undecided_lines_;
   RegressionMetrics metrics_;                      // of the first target
-  std::vector<RegressionMetrics> target_metrics_;  // of the other targets (index 0 unused)
+  std::vector<RegressionMetrics> target_metrics_;  // of every target; [0] copied for the summary
   ClassificationMetrics classification_;
   ProgressTable progress_;
   std::int64_t line_number_ = 0;
