@@ -17,6 +17,12 @@
 //   A_n = βⁿ λ I + Σ_t β^(n-t) (z_t z_tᵀ + α e_(t mod D) e_(t mod D)ᵀ),
 //   b_n = Σ_t β^(n-t) z_t y_t,   w = A_n⁻¹ b_n.
 //
+// Engine: P is stored as its upper triangle (exactly symmetric, half the
+// memory traffic) and updated lazily — the rank-one downdates of one sample
+// are applied in the same pass over P that computes P z for the next, so each
+// sample moves P through the caches once. Blocks of k samples use one rank-k
+// (Woodbury) update. float32 and float64 storage.
+//
 //   rffstream::Rls rls(/*dimension=*/4, /*ridge=*/1e-3, /*forgetting=*/1.0);
 //   const double z[4] = {0.5, -0.1, 0.3, 1.0};
 //   double prior = rls.Learn(z, 2.0);  // prediction made before learning
