@@ -205,6 +205,20 @@ struct FeatureMapArrayKernel {
 
   static void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, int count,
                   Real* cos_out, Real* sin_out) {
+    // Separate instantiations let the compiler drop the unused half.
+    if (cos_out == nullptr) {
+      MapOutputs</*kCos=*/false, /*kSin=*/true>(map, x, first, count, cos_out, sin_out);
+    } else if (sin_out == nullptr) {
+      MapOutputs</*kCos=*/true, /*kSin=*/false>(map, x, first, count, cos_out, sin_out);
+    } else {
+      MapOutputs</*kCos=*/true, /*kSin=*/true>(map, x, first, count, cos_out, sin_out);
+    }
+  }
+
+ private:
+  template <bool kCos, bool kSin>
+  static void MapOutputs(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
+                         int count, Real* cos_out, Real* sin_out) {
     const Batch factor(map.scale);
     for (int done = 0; done < count; done += kLanes) {
       const int lanes = std::min(kLanes, count - done);
@@ -221,8 +235,8 @@ struct FeatureMapArrayKernel {
           argument, static_cast<std::size_t>(done), static_cast<std::size_t>(lanes),
           [&](std::size_t offset, std::size_t used, Batch sin_x, Batch cos_x) {
             using Array = SinCosArrayKernels<Real, Arch>;
-            if (cos_out != nullptr) Array::Put(cos_out, offset, used, cos_x * factor);
-            if (sin_out != nullptr) Array::Put(sin_out, offset, used, sin_x * factor);
+            if constexpr (kCos) Array::Put(cos_out, offset, used, cos_x * factor);
+            if constexpr (kSin) Array::Put(sin_out, offset, used, sin_x * factor);
           });
     }
   }
