@@ -220,26 +220,46 @@ struct FeatureMapArrayKernel {
   static void MapOutputs(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
                          int count, Real* cos_out, Real* sin_out) {
     const Batch factor(map.scale);
-    for (int done = 0; done < count; done += kLanes) {
-      const int lanes = std::min(kLanes, count - done);
-      const int i = first + done;
-      // Rows are padded to whole batches (see BasicFeatureMap), so full
-      // loads are in bounds even for the last, partial batch.
-      Batch argument = Batch::load_unaligned(map.offsets + i);
-      for (int j = 0; j < map.input_dimension; ++j) {
-        argument = xsimd::fma(Batch(x[j]), Batch::load_unaligned(map.transposed_projection +
-                                                                 j * map.stride + i),
-                              argument);
-      }
+    const auto finish = [&](Batch argument, int done) {
       SinCosArrayKernels<Real, Arch>::Compute(
-          argument, static_cast<std::size_t>(done), static_cast<std::size_t>(lanes),
+          argument, static_cast<std::size_t>(done),
+          static_cast<std::size_t>(std::min(kLanes, count - done)),
           [&](std::size_t offset, std::size_t used, Batch sin_x, Batch cos_x) {
             using Array = SinCosArrayKernels<Real, Arch>;
             if constexpr (kCos) Array::Put(cos_out, offset, used, cos_x * factor);
             if constexpr (kSin) Array::Put(sin_out, offset, used, sin_x * factor);
           });
+    };
+    // Rows are padded to whole batches (see BasicFeatureMap), so full loads
+    // are in bounds even for the last, partial batch. Four batches at a time
+    // share each broadcast of x_j: one load per multiply-add instead of two.
+    const Real* projection = map.transposed_projection;
+    int done = 0;
+    for (; done + kGroup * kLanes <= count; done += kGroup * kLanes) {
+      const int i = first + done;
+      Batch argument[kGroup];
+      for (int g = 0; g < kGroup; ++g) argument[g] = Batch::load_unaligned(map.offsets + i + g * kLanes);
+      for (int j = 0; j < map.input_dimension; ++j) {
+        const Batch input(x[j]);
+        const Real* row = projection + j * map.stride + i;
+        for (int g = 0; g < kGroup; ++g) {
+          argument[g] = xsimd::fma(input, Batch::load_unaligned(row + g * kLanes), argument[g]);
+        }
+      }
+      for (int g = 0; g < kGroup; ++g) finish(argument[g], done + g * kLanes);
+    }
+    for (; done < count; done += kLanes) {
+      const int i = first + done;
+      Batch argument = Batch::load_unaligned(map.offsets + i);
+      for (int j = 0; j < map.input_dimension; ++j) {
+        argument = xsimd::fma(Batch(x[j]), Batch::load_unaligned(projection + j * map.stride + i),
+                              argument);
+      }
+      finish(argument, done);
     }
   }
+
+  static constexpr int kGroup = 4;
 };
 
 template <class Real, class Arch>
