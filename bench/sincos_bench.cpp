@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "internal/random.h"
-#include "internal/sincos_kernels.h"
+#include "internal/simd_kernels.h"
 #include "xsimd/xsimd.hpp"
 #ifdef RFFSTREAM_HAVE_SLEEF
 #include <sleef.h>
@@ -39,7 +39,7 @@ void Finish(benchmark::State& state, const std::vector<float>& sines) {
 // Our kernels work in place (arguments in, sines out): each iteration takes
 // the previous one's sines as arguments. The kernels are branch-free in the
 // fast range, so their cost does not depend on the values.
-void RunKernel(benchmark::State& state, const internal::SinCosKernelTable* kernels) {
+void RunKernel(benchmark::State& state, const internal::SimdKernelTable* kernels) {
   std::vector<float> sines = Arguments(), cosines(kElements);
   for (auto _ : state) {
     kernels->scaled_sincos_float(sines.data(), cosines.data(), kElements, 1.0f);
@@ -50,7 +50,7 @@ void RunKernel(benchmark::State& state, const internal::SinCosKernelTable* kerne
 
 // One BM_Sincos/<kernel> per kernel this CPU supports.
 const bool kRegistered = [] {
-  for (const internal::SinCosKernelTable* kernels : internal::SupportedSinCosKernels()) {
+  for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
     benchmark::RegisterBenchmark((std::string("BM_Sincos/") + kernels->name).c_str(), RunKernel,
                                  kernels);
   }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "internal/random.h"
-#include "internal/sincos_kernels.h"
+#include "internal/simd_kernels.h"
 #include "rffstream/learner.h"
 
 namespace rffstream::internal {
@@ -47,7 +47,7 @@ struct Worst {
 };
 
 template <class Real>
-void Measure(const SinCosKernelTable& kernels, const std::vector<Real>& inputs, Worst& worst) {
+void Measure(const SimdKernelTable& kernels, const std::vector<Real>& inputs, Worst& worst) {
   std::vector<Real> sines = inputs, cosines(inputs.size()), cos_only = inputs, sin_only = inputs;
   if constexpr (std::is_same_v<Real, float>) {
     kernels.scaled_sincos_float(sines.data(), cosines.data(), sines.size(), 1.0f);
@@ -78,7 +78,7 @@ std::vector<Real> DenseSweep(Real from, Real to, int count) {
 }
 
 template <class Real>
-void CheckKernel(const SinCosKernelTable& kernels) {
+void CheckKernel(const SimdKernelTable& kernels) {
   const Real range = std::is_same_v<Real, float> ? Real(1e4) : Real(1e6);
   INFO("kernel " << kernels.name << ", " << (std::is_same_v<Real, float> ? "float" : "double"));
   Worst fast;
@@ -114,14 +114,14 @@ void CheckKernel(const SinCosKernelTable& kernels) {
 }
 
 TEST_CASE("Every supported kernel meets the ulp contract", "[sincos]") {
-  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
+  for (const SimdKernelTable* kernels : SupportedSimdKernelTables()) {
     CheckKernel<float>(*kernels);
     CheckKernel<double>(*kernels);
   }
 }
 
 template <class Real>
-void CheckSpecialValues(const SinCosKernelTable& kernels) {
+void CheckSpecialValues(const SimdKernelTable& kernels) {
   const Real inf = std::numeric_limits<Real>::infinity();
   const Real nan = std::numeric_limits<Real>::quiet_NaN();
   const Real denormal = std::numeric_limits<Real>::denorm_min();
@@ -151,7 +151,7 @@ void CheckSpecialValues(const SinCosKernelTable& kernels) {
 }
 
 TEST_CASE("Special values: zeros, subnormals, huge, NaN and infinities", "[sincos]") {
-  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
+  for (const SimdKernelTable* kernels : SupportedSimdKernelTables()) {
     CheckSpecialValues<float>(*kernels);
     CheckSpecialValues<double>(*kernels);
   }
@@ -161,11 +161,11 @@ TEST_CASE("Learner predictions do not depend on the kernel beyond its bound", "[
   // Features differ by at most a few ulp between kernels; after learning, a
   // prediction is a weighted sum of them, so it moves by a comparable relative
   // amount times the conditioning of the fit: 1e-4 relative in float, 1e-10 in double.
-  const std::string best = ActiveSinCosKernels().name;
+  const std::string best = ActiveSimdKernelTable().name;
   std::vector<double> reference64;
   std::vector<float> reference32;
-  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
-    REQUIRE(ForceSinCosKernel(kernels->name).ok());
+  for (const SimdKernelTable* kernels : SupportedSimdKernelTables()) {
+    REQUIRE(ForceSimdKernelTable(kernels->name).ok());
     LearnerConfig config;
     config.features.input_dimension = 4;
     config.features.num_features = 128;
@@ -195,21 +195,21 @@ TEST_CASE("Learner predictions do not depend on the kernel beyond its bound", "[
       REQUIRE(predictions32[t] == Approx(reference32[t]).epsilon(1e-4).margin(1e-4));
     }
   }
-  REQUIRE(ForceSinCosKernel(best).ok());
+  REQUIRE(ForceSimdKernelTable(best).ok());
 }
 
 TEST_CASE("The forced kernel is the one that runs", "[sincos]") {
-  const std::string best = ActiveSinCosKernels().name;
-  for (const SinCosKernelTable* kernels : SupportedSinCosKernels()) {
-    REQUIRE(ForceSinCosKernel(kernels->name).ok());
-    CHECK(&ActiveSinCosKernels() == kernels);
-    CHECK(std::string(ActiveSinCosKernels().name) == kernels->name);
+  const std::string best = ActiveSimdKernelTable().name;
+  for (const SimdKernelTable* kernels : SupportedSimdKernelTables()) {
+    REQUIRE(ForceSimdKernelTable(kernels->name).ok());
+    CHECK(&ActiveSimdKernelTable() == kernels);
+    CHECK(std::string(ActiveSimdKernelTable().name) == kernels->name);
   }
-  CHECK(std::string(SupportedSinCosKernels().back()->name) == "scalar");
-  const absl::Status unknown = ForceSinCosKernel("neon");
+  CHECK(std::string(SupportedSimdKernelTables().back()->name) == "scalar");
+  const absl::Status unknown = ForceSimdKernelTable("neon");
   CHECK(unknown.code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(unknown.message()).rfind("SIMD kernel 'neon' is not supported on this CPU (supported: ", 0) == 0);
-  REQUIRE(ForceSinCosKernel(best).ok());
+  REQUIRE(ForceSimdKernelTable(best).ok());
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "internal/frequency_sampler.h"
-#include "internal/sincos_kernels.h"
+#include "internal/simd_kernels.h"
 #include "internal/padded_length.h"
 
 namespace rffstream {
@@ -16,7 +16,7 @@ absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapCo
   if (absl::Status status = config.Validate(); !status.ok()) return status;
   // Choose the SIMD kernel now, so that no lazy initialization lands on the
   // first Map() of a latency-sensitive caller.
-  internal::ActiveSinCosKernels();
+  internal::ActiveSimdKernelTable();
   internal::SampledFrequencies sampled = internal::SampleFrequencies(config);
   internal::FoldInputTransform(config, sampled);
   const double scale = config.map == FeatureMapKind::kPair
@@ -55,7 +55,7 @@ void BasicFeatureMap<Real>::MapFrequencies(std::span<const Real> x, int first, i
   const internal::FeatureMapKernelArguments<Real> arguments{
       transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
       config_.input_dimension, scale_};
-  const internal::SinCosKernelTable& kernels = internal::ActiveSinCosKernels();
+  const internal::SimdKernelTable& kernels = internal::ActiveSimdKernelTable();
   if constexpr (std::is_same_v<Real, float>) {
     kernels.map_float(arguments, x.data(), first, count, cos_out, sin_out);
   } else {
@@ -82,7 +82,7 @@ void BasicFeatureMap<Real>::MapBlock(std::span<const Real> inputs,
       config_.input_dimension, scale_};
   Real* const sines =
       config_.map == FeatureMapKind::kPair ? features.data() + num_frequencies_ : nullptr;
-  const internal::SinCosKernelTable& kernels = internal::ActiveSinCosKernels();
+  const internal::SimdKernelTable& kernels = internal::ActiveSimdKernelTable();
   if constexpr (std::is_same_v<Real, float>) {
     kernels.map_block_float(arguments, inputs.data(), rows, num_frequencies_, features.data(),
                             sines, static_cast<std::size_t>(config_.num_features));

@@ -1,19 +1,19 @@
 #include "rffstream/simd.h"
 
-#include "internal/sincos_kernels.h"
+#include "internal/simd_kernels.h"
 
 namespace rffstream {
 
 std::vector<std::string> SupportedSimdKernels() {
   std::vector<std::string> names;
-  for (const internal::SinCosKernelTable* kernels : internal::SupportedSinCosKernels()) {
+  for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
     names.emplace_back(kernels->name);
   }
   return names;
 }
 
-std::string ActiveSimdKernel() { return internal::ActiveSinCosKernels().name; }
+std::string ActiveSimdKernel() { return internal::ActiveSimdKernelTable().name; }
 
-absl::Status ForceSimdKernel(std::string_view name) { return internal::ForceSinCosKernel(name); }
+absl::Status ForceSimdKernel(std::string_view name) { return internal::ForceSimdKernelTable(name); }
 
 }  // namespace rffstream

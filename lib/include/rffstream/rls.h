@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "rffstream/aligned_vector.h"
 
 namespace rffstream {
 namespace internal {
@@ -133,15 +134,15 @@ class BasicRls {
   //   pending_scale_ · S - pending_gain_weight_ · u uᵀ - pending_refresh_weight_ · g gᵀ
   // with S the stored upper triangle, u = gain_ and g = refresh_gain_. The next
   // Learn() applies the pending terms in the same pass that computes P z.
-  std::vector<Real> covariance_;  // S, upper triangle of a dimension × stride_ array
+  AlignedVector<Real> covariance_;  // S, upper triangle of a dimension × stride_ array
   Real pending_scale_ = 1;
   Real pending_gain_weight_ = 0;
   Real pending_refresh_weight_ = 0;
   std::vector<Real> weights_;  // num_outputs_ runs of dimension_ entries
-  std::vector<Real> gain_;          // u = P z / β of the last sample
-  std::vector<Real> refresh_gain_;  // g = α P e_i of the last refresh
-  std::vector<Real> product_;       // scratch: P z
-  std::vector<Real> features_;      // scratch: z, zero-padded to stride_
+  AlignedVector<Real> gain_;          // u = P z / β of the last sample
+  AlignedVector<Real> refresh_gain_;  // g = α P e_i of the last refresh
+  AlignedVector<Real> product_;       // scratch: P z
+  AlignedVector<Real> features_;      // scratch: z, zero-padded to stride_
   std::vector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
   // β-weighted sums behind NoiseVarianceEstimate().
   std::vector<Real> noise_sums_;  // one per output

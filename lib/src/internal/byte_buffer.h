@@ -59,16 +59,16 @@ class ByteReader {
 
   // Reads an array written by WriteArray, which must hold exactly
   // `expected_count` elements.
-  template <class T>
+  template <class T, class Allocator>
   [[nodiscard]] absl::Status ReadArray(std::string_view field, std::uint64_t expected_count,
-                                       std::vector<T>& values) {
+                                       std::vector<T, Allocator>& values) {
     return ReadArray(field, expected_count, /*may_be_empty=*/false, values);
   }
 
   // As ReadArray, but an empty array is accepted too.
-  template <class T>
+  template <class T, class Allocator>
   [[nodiscard]] absl::Status ReadOptionalArray(std::string_view field, std::uint64_t expected_count,
-                                               std::vector<T>& values) {
+                                               std::vector<T, Allocator>& values) {
     return ReadArray(field, expected_count, /*may_be_empty=*/true, values);
   }
 
@@ -76,9 +76,9 @@ class ByteReader {
   const std::string& source() const { return source_; }
 
  private:
-  template <class T>
+  template <class T, class Allocator>
   absl::Status ReadArray(std::string_view field, std::uint64_t expected_count, bool may_be_empty,
-                         std::vector<T>& values) {
+                         std::vector<T, Allocator>& values) {
     std::uint64_t count = 0;
     if (absl::Status status = Read(field, count); !status.ok()) return status;
     if (count != expected_count && !(may_be_empty && count == 0)) {

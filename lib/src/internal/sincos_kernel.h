@@ -1,7 +1,7 @@
 // File: internal/sincos_kernel.h
 //
 // The vectorized sin/cos of the feature map, written once on xsimd batches and
-// instantiated per instruction set in sincos_<arch>.cpp, each compiled with
+// instantiated per instruction set in simd_kernels_<arch>.cpp, each compiled with
 // only that file's flags. Include this header only from those files.
 //
 // Method: x = q·π/2 + r with q = nearest integer to x·2/π and r in [-π/4, π/4]
@@ -24,7 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "internal/sincos_kernels.h"
+#include "internal/simd_kernels.h"
 #include "xsimd/xsimd.hpp"
 
 namespace rffstream::internal {
@@ -118,7 +118,7 @@ struct SinCosBatch {
   }
 };
 
-// The array kernels behind SinCosKernelTable, for one instruction set.
+// The array kernels behind SimdKernelTable, for one instruction set.
 template <class Real, class Arch>
 struct SinCosArrayKernels {
   using Ops = SinCosBatch<Real, Arch>;
@@ -306,23 +306,6 @@ struct FeatureMapBlockKernel {
     }
   }
 };
-
-template <class Arch>
-SinCosKernelTable MakeSinCosKernelTable(const char* name) {
-  return SinCosKernelTable{
-      name,
-      &SinCosArrayKernels<float, Arch>::ScaledCos,
-      &SinCosArrayKernels<double, Arch>::ScaledCos,
-      &SinCosArrayKernels<float, Arch>::ScaledSin,
-      &SinCosArrayKernels<double, Arch>::ScaledSin,
-      &SinCosArrayKernels<float, Arch>::ScaledSinCos,
-      &SinCosArrayKernels<double, Arch>::ScaledSinCos,
-      &FeatureMapArrayKernel<float, Arch>::Map,
-      &FeatureMapArrayKernel<double, Arch>::Map,
-      &FeatureMapBlockKernel<float, Arch>::MapBlock,
-      &FeatureMapBlockKernel<double, Arch>::MapBlock,
-  };
-}
 
 }  // namespace rffstream::internal
 

@@ -7,9 +7,8 @@
 // Only the upper triangle (j >= i) of P is stored and touched, which keeps P
 // exactly symmetric and halves the traffic.
 //
-// Compiled for several instruction sets (AVX-512, AVX2+FMA, baseline x86-64);
-// the best one the CPU supports is chosen when the program loads (GCC/Clang
-// function multi-versioning).
+// The SIMD kernel is the one the feature map uses (simd_kernels.h: chosen at
+// run time, forced by --simd); symmetric_update_kernel.h has its method.
 #ifndef RFFSTREAM_INTERNAL_SYMMETRIC_UPDATE_H_
 #define RFFSTREAM_INTERNAL_SYMMETRIC_UPDATE_H_
 

@@ -1,13 +1,14 @@
-// File: internal/sincos_kernels.h
+// File: internal/simd_kernels.h
 //
-// The per-instruction-set sin/cos kernels and the run-time choice among them.
-// Each table comes from its own translation unit, compiled with that
-// instruction set's flags only (sincos_avx512.cpp, sincos_avx2.cpp,
-// sincos_sse41.cpp, sincos_sse2.cpp; sincos_scalar.cpp is the std::sin/std::cos
-// reference). The best kernel the CPU and the OS support is chosen on first use
-// and cached; ForceSinCosKernel() overrides it.
-#ifndef RFFSTREAM_INTERNAL_SINCOS_KERNELS_H_
-#define RFFSTREAM_INTERNAL_SINCOS_KERNELS_H_
+// The per-instruction-set SIMD kernels (the feature map's sin/cos and the RLS
+// pass over P) and the run-time choice among them. Each table comes from its
+// own translation unit, compiled with that instruction set's flags only
+// (simd_kernels_avx512.cpp, simd_kernels_avx2.cpp, simd_kernels_sse41.cpp,
+// simd_kernels_sse2.cpp; simd_kernels_scalar.cpp is the plain C++ reference,
+// with the C library's sin and cos). The best kernel the CPU and the OS
+// support is chosen on first use and cached; ForceSimdKernelTable() overrides it.
+#ifndef RFFSTREAM_INTERNAL_SIMD_KERNELS_H_
+#define RFFSTREAM_INTERNAL_SIMD_KERNELS_H_
 
 #include <cstddef>
 #include <span>
@@ -34,7 +35,7 @@ struct FeatureMapKernelArguments {
 
 // In place: values[i] = scale·cos(values[i]) (ScaledCos), scale·sin (ScaledSin);
 // ScaledSinCos: cos_out[i] = scale·cos(a), arguments_then_sin[i] = scale·sin(a).
-struct SinCosKernelTable {
+struct SimdKernelTable {
   const char* name;
   void (*scaled_cos_float)(float* values, std::size_t count, float scale);
   void (*scaled_cos_double)(double* values, std::size_t count, double scale);
@@ -58,24 +59,31 @@ struct SinCosKernelTable {
   void (*map_block_double)(const FeatureMapKernelArguments<double>& map, const double* inputs,
                            int rows, int frequencies, double* cos_out, double* sin_out,
                            std::size_t output_stride);
+  // UpdateAndMultiplySymmetric (symmetric_update.h).
+  void (*update_and_multiply_float)(float* matrix, int dimension, float scale, const float* u,
+                                    float a, const float* g, float b, const float* z,
+                                    float* product);
+  void (*update_and_multiply_double)(double* matrix, int dimension, double scale,
+                                     const double* u, double a, const double* g, double b,
+                                     const double* z, double* product);
 };
 
-SinCosKernelTable Avx512SinCosKernels();
-SinCosKernelTable Avx2SinCosKernels();
-SinCosKernelTable Sse41SinCosKernels();
-SinCosKernelTable Sse2SinCosKernels();
-SinCosKernelTable ScalarSinCosKernels();
+SimdKernelTable Avx512SimdKernels();
+SimdKernelTable Avx2SimdKernels();
+SimdKernelTable Sse41SimdKernels();
+SimdKernelTable Sse2SimdKernels();
+SimdKernelTable ScalarSimdKernels();
 
 // Kernels this CPU and OS can run, best first; "scalar" is always last.
-std::span<const SinCosKernelTable* const> SupportedSinCosKernels();
+std::span<const SimdKernelTable* const> SupportedSimdKernelTables();
 
 // The kernel in use (the best supported one unless forced). Lock-free.
-const SinCosKernelTable& ActiveSinCosKernels();
+const SimdKernelTable& ActiveSimdKernelTable();
 
 // Uses the named kernel from now on; an unknown or unsupported name is an
 // error and changes nothing.
-[[nodiscard]] absl::Status ForceSinCosKernel(std::string_view name);
+[[nodiscard]] absl::Status ForceSimdKernelTable(std::string_view name);
 
 }  // namespace rffstream::internal
 
-#endif  // RFFSTREAM_INTERNAL_SINCOS_KERNELS_H_
+#endif  // RFFSTREAM_INTERNAL_SIMD_KERNELS_H_

@@ -1,7 +1,11 @@
-// The reference kernel: the C library's sin and cos, one element at a time.
+// The reference kernels in plain C++, one element at a time: the C library's
+// sin and cos, and the RLS pass over P as written in symmetric_update.h.
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 
-#include "internal/sincos_kernels.h"
+#include "internal/padded_length.h"
+#include "internal/simd_kernels.h"
 
 namespace rffstream::internal {
 namespace {
@@ -49,13 +53,38 @@ void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, in
   }
 }
 
+template <class Real>
+void UpdateAndMultiply(Real* matrix, int dimension, Real scale, const Real* u, Real a,
+                       const Real* g, Real b, const Real* z, Real* product) {
+  const std::size_t stride = PaddedLength(dimension);
+  std::fill(product, product + stride, Real{0});
+  for (int i = 0; i < dimension; ++i) {
+    Real* row = matrix + static_cast<std::size_t>(i) * stride;
+    for (int j = i; j < dimension; ++j) {
+      row[j] = scale * row[j] - a * u[i] * u[j];
+      if (g != nullptr) row[j] -= b * g[i] * g[j];
+      product[i] += row[j] * z[j];
+      if (j != i) product[j] += row[j] * z[i];
+    }
+  }
+}
+
 }  // namespace
 
-SinCosKernelTable ScalarSinCosKernels() {
-  return SinCosKernelTable{"scalar",          &ScaledCos<float>,    &ScaledCos<double>,
-                           &ScaledSin<float>, &ScaledSin<double>,   &ScaledSinCos<float>,
-                           &ScaledSinCos<double>, &Map<float>,      &Map<double>,
-                           &MapBlock<float>,      &MapBlock<double>};
+SimdKernelTable ScalarSimdKernels() {
+  return SimdKernelTable{"scalar",
+                         &ScaledCos<float>,
+                         &ScaledCos<double>,
+                         &ScaledSin<float>,
+                         &ScaledSin<double>,
+                         &ScaledSinCos<float>,
+                         &ScaledSinCos<double>,
+                         &Map<float>,
+                         &Map<double>,
+                         &MapBlock<float>,
+                         &MapBlock<double>,
+                         &UpdateAndMultiply<float>,
+                         &UpdateAndMultiply<double>};
 }
 
 }  // namespace rffstream::internal

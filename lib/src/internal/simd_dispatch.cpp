@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "internal/sincos_kernels.h"
+#include "internal/simd_kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -49,13 +49,13 @@ CpuFeatures DetectCpuFeatures() {
 CpuFeatures DetectCpuFeatures() { return {}; }
 #endif
 
-const std::vector<const SinCosKernelTable*>& Supported() {
-  static const std::vector<const SinCosKernelTable*> supported = [] {
-    static const SinCosKernelTable avx512 = Avx512SinCosKernels(), avx2 = Avx2SinCosKernels(),
-                                   sse41 = Sse41SinCosKernels(), sse2 = Sse2SinCosKernels(),
-                                   scalar = ScalarSinCosKernels();
+const std::vector<const SimdKernelTable*>& Supported() {
+  static const std::vector<const SimdKernelTable*> supported = [] {
+    static const SimdKernelTable avx512 = Avx512SimdKernels(), avx2 = Avx2SimdKernels(),
+                                   sse41 = Sse41SimdKernels(), sse2 = Sse2SimdKernels(),
+                                   scalar = ScalarSimdKernels();
     const CpuFeatures features = DetectCpuFeatures();
-    std::vector<const SinCosKernelTable*> list;
+    std::vector<const SimdKernelTable*> list;
     if (features.avx512) list.push_back(&avx512);
     if (features.avx2_fma) list.push_back(&avx2);
     if (features.sse41) list.push_back(&sse41);
@@ -66,26 +66,26 @@ const std::vector<const SinCosKernelTable*>& Supported() {
   return supported;
 }
 
-std::atomic<const SinCosKernelTable*> active_kernels{nullptr};
+std::atomic<const SimdKernelTable*> active_kernels{nullptr};
 
 }  // namespace
 
-std::span<const SinCosKernelTable* const> SupportedSinCosKernels() { return Supported(); }
+std::span<const SimdKernelTable* const> SupportedSimdKernelTables() { return Supported(); }
 
-const SinCosKernelTable& ActiveSinCosKernels() {
-  const SinCosKernelTable* active = active_kernels.load(std::memory_order_acquire);
+const SimdKernelTable& ActiveSimdKernelTable() {
+  const SimdKernelTable* active = active_kernels.load(std::memory_order_acquire);
   if (active == nullptr) {
     // Racing first calls all store the same best kernel; a forced choice wins.
-    const SinCosKernelTable* expected = nullptr;
+    const SimdKernelTable* expected = nullptr;
     active_kernels.compare_exchange_strong(expected, Supported().front(), std::memory_order_acq_rel);
     active = active_kernels.load(std::memory_order_acquire);
   }
   return *active;
 }
 
-absl::Status ForceSinCosKernel(std::string_view name) {
+absl::Status ForceSimdKernelTable(std::string_view name) {
   std::vector<std::string> names;
-  for (const SinCosKernelTable* kernels : Supported()) {
+  for (const SimdKernelTable* kernels : Supported()) {
     if (name == kernels->name) {
       active_kernels.store(kernels, std::memory_order_release);
       return absl::OkStatus();

@@ -1,0 +1,36 @@
+// File: internal/simd_kernel_table.h
+//
+// Fills a SimdKernelTable with the xsimd kernels of one instruction set.
+// Include this header only from the simd_kernels_<arch>.cpp files, each
+// compiled with that instruction set's flags only.
+#ifndef RFFSTREAM_INTERNAL_SIMD_KERNEL_TABLE_H_
+#define RFFSTREAM_INTERNAL_SIMD_KERNEL_TABLE_H_
+
+#include "internal/simd_kernels.h"
+#include "internal/sincos_kernel.h"
+#include "internal/symmetric_update_kernel.h"
+
+namespace rffstream::internal {
+
+template <class Arch>
+SimdKernelTable MakeSimdKernelTable(const char* name) {
+  return SimdKernelTable{
+      name,
+      &SinCosArrayKernels<float, Arch>::ScaledCos,
+      &SinCosArrayKernels<double, Arch>::ScaledCos,
+      &SinCosArrayKernels<float, Arch>::ScaledSin,
+      &SinCosArrayKernels<double, Arch>::ScaledSin,
+      &SinCosArrayKernels<float, Arch>::ScaledSinCos,
+      &SinCosArrayKernels<double, Arch>::ScaledSinCos,
+      &FeatureMapArrayKernel<float, Arch>::Map,
+      &FeatureMapArrayKernel<double, Arch>::Map,
+      &FeatureMapBlockKernel<float, Arch>::MapBlock,
+      &FeatureMapBlockKernel<double, Arch>::MapBlock,
+      &SymmetricUpdateKernel<float, Arch>::Run,
+      &SymmetricUpdateKernel<double, Arch>::Run,
+  };
+}
+
+}  // namespace rffstream::internal
+
+#endif  // RFFSTREAM_INTERNAL_SIMD_KERNEL_TABLE_H_

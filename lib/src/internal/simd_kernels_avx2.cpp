@@ -1,0 +1,10 @@
+// The SIMD kernels for AVX2 with FMA, compiled with those flags only.
+#include "internal/simd_kernel_table.h"
+
+namespace rffstream::internal {
+
+SimdKernelTable Avx2SimdKernels() {
+  return MakeSimdKernelTable<xsimd::fma3<xsimd::avx2>>("avx2");
+}
+
+}  // namespace rffstream::internal

@@ -1,0 +1,8 @@
+// The SIMD kernels for AVX-512 (F, DQ, BW, VL), compiled with those flags only.
+#include "internal/simd_kernel_table.h"
+
+namespace rffstream::internal {
+
+SimdKernelTable Avx512SimdKernels() { return MakeSimdKernelTable<xsimd::avx512bw>("avx512"); }
+
+}  // namespace rffstream::internal

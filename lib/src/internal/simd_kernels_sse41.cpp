@@ -1,0 +1,8 @@
+// The SIMD kernels for SSE4.1, compiled with those flags only.
+#include "internal/simd_kernel_table.h"
+
+namespace rffstream::internal {
+
+SimdKernelTable Sse41SimdKernels() { return MakeSimdKernelTable<xsimd::sse4_1>("sse41"); }
+
+}  // namespace rffstream::internal
