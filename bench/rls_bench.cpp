@@ -2,9 +2,11 @@
 // and (b) Eigen used well, in one binary so that the ratios are what counts.
 //
 //   build/bench/rls_bench --benchmark_filter='BM_Learn(Eigen)?/float/1/'
+//   build/bench/rls_bench --benchmark_filter='BM_(Learn|PassBandwidth)/float'  (fraction of the bound)
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -16,6 +18,11 @@ namespace {
 
 constexpr int kDistinctSamples = 256;
 constexpr double kRidge = 1e-2;
+
+template <class Real>
+std::int64_t TriangleBytes(int dimension) {
+  return static_cast<std::int64_t>(dimension) * (dimension + 1) / 2 * sizeof(Real);
+}
 
 template <class Real>
 std::vector<std::vector<Real>> MakeFeatures(int dimension) {
@@ -39,10 +46,29 @@ void BM_Learn(benchmark::State& state) {
     benchmark::DoNotOptimize(rls.Learn(z, z[0]));
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["P_bytes"] = static_cast<double>(dimension) * (dimension + 1) / 2 * sizeof(Real);
+  // bytes_per_second: the triangle of P read and written once per sample.
+  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
 }
 BENCHMARK(BM_Learn<float>)->Name("BM_Learn/float/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 BENCHMARK(BM_Learn<double>)->Name("BM_Learn/double/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
+
+// The hardware bound for one sample at a time: a read-modify-write pass over
+// as many bytes as P's triangle, at whatever cache level they fit in. Its
+// bytes_per_second against BM_Learn's is the fraction of the bound reached.
+template <class Real>
+void BM_PassBandwidth(benchmark::State& state) {
+  const int dimension = static_cast<int>(state.range(0));
+  std::vector<Real> buffer(TriangleBytes<Real>(dimension) / sizeof(Real), Real{1});
+  Real factor = Real{0.999};
+  for (auto _ : state) {
+    for (Real& value : buffer) value = value * factor + Real{1e-3};
+    benchmark::DoNotOptimize(buffer.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
+}
+BENCHMARK(BM_PassBandwidth<float>)->Name("BM_PassBandwidth/float")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
+BENCHMARK(BM_PassBandwidth<double>)->Name("BM_PassBandwidth/double")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 
 template <class Real>
 void BM_LearnEigen(benchmark::State& state) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "rffstream/aligned_vector.h"
 #include "rffstream/feature_map_config.h"
 
 namespace rffstream {
@@ -86,8 +87,8 @@ class BasicFeatureMap {
   // The SIMD kernel's layout of the same numbers: input-major rows of
   // padded_frequencies_ entries, and the phases, zero-padded alike.
   std::size_t padded_frequencies_;
-  std::vector<Real> transposed_projection_;
-  std::vector<Real> padded_offsets_;
+  AlignedVector<Real> transposed_projection_;
+  AlignedVector<Real> padded_offsets_;
 };
 
 using FeatureMap = BasicFeatureMap<double>;
