@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "Eigen/Dense"
+#include "internal/simd_kernels.h"
 
 namespace rffstream {
 namespace {
@@ -88,37 +89,43 @@ TEST_CASE("Forgetting keeps the regularization alive when inputs stop exciting a
   CHECK(rls.weights()[0] == Approx(2.0).margin(0.05));
 }
 
-TEST_CASE("A block update equals the same samples learned one by one", "[rls][block]") {
+TEST_CASE("A block update equals the same samples learned one by one, with every kernel",
+          "[rls][block]") {
   constexpr int kDimension = 24;
-  for (int block : {1, 3, 16, 64}) {
-    Rls sequential(kDimension, 0.01, 1.0), blocked(kDimension, 0.01, 1.0);
-    std::vector<double> sequential_priors, blocked_priors;
-    int t = 0;
-    for (int round = 0; round < 6; ++round) {
-      std::vector<double> rows, targets, priors(block);
-      for (int s = 0; s < block; ++s, ++t) {
+  for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
+    REQUIRE(internal::ForceSimdKernelTable(kernels->name).ok());
+    for (int block : {1, 3, 16, 64}) {
+      Rls sequential(kDimension, 0.01, 1.0), blocked(kDimension, 0.01, 1.0);
+      std::vector<double> sequential_priors, blocked_priors;
+      int t = 0;
+      for (int round = 0; round < 6; ++round) {
+        std::vector<double> rows, targets, priors(block);
+        for (int s = 0; s < block; ++s, ++t) {
+          const std::vector<double> z = Features(t, kDimension);
+          rows.insert(rows.end(), z.begin(), z.end());
+          targets.push_back(Target(t));
+          sequential_priors.push_back(sequential.Learn(z, Target(t)));
+        }
+        blocked.LearnBlock(rows, targets, priors);
+        blocked_priors.insert(blocked_priors.end(), priors.begin(), priors.end());
+        // A single sample between blocks exercises the lazily settled updates.
         const std::vector<double> z = Features(t, kDimension);
-        rows.insert(rows.end(), z.begin(), z.end());
-        targets.push_back(Target(t));
         sequential_priors.push_back(sequential.Learn(z, Target(t)));
+        blocked_priors.push_back(blocked.Learn(z, Target(t)));
+        ++t;
       }
-      blocked.LearnBlock(rows, targets, priors);
-      blocked_priors.insert(blocked_priors.end(), priors.begin(), priors.end());
-      // A single sample between blocks exercises the lazily settled updates.
-      const std::vector<double> z = Features(t, kDimension);
-      sequential_priors.push_back(sequential.Learn(z, Target(t)));
-      blocked_priors.push_back(blocked.Learn(z, Target(t)));
-      ++t;
+      INFO("kernel " << kernels->name << ", block " << block);
+      for (size_t i = 0; i < sequential_priors.size(); ++i) {
+        REQUIRE(blocked_priors[i] == Approx(sequential_priors[i]).margin(1e-9));
+      }
+      const Eigen::Map<const Eigen::VectorXd> a(sequential.weights().data(), kDimension);
+      const Eigen::Map<const Eigen::VectorXd> b(blocked.weights().data(), kDimension);
+      CHECK((a - b).norm() <= 1e-9 * a.norm());
+      CHECK(blocked.NoiseVarianceEstimate() ==
+            Approx(sequential.NoiseVarianceEstimate()).epsilon(1e-9));
     }
-    INFO("block " << block);
-    for (size_t i = 0; i < sequential_priors.size(); ++i) {
-      REQUIRE(blocked_priors[i] == Approx(sequential_priors[i]).margin(1e-9));
-    }
-    const Eigen::Map<const Eigen::VectorXd> a(sequential.weights().data(), kDimension);
-    const Eigen::Map<const Eigen::VectorXd> b(blocked.weights().data(), kDimension);
-    CHECK((a - b).norm() <= 1e-9 * a.norm());
-    CHECK(blocked.NoiseVarianceEstimate() == Approx(sequential.NoiseVarianceEstimate()).epsilon(1e-9));
   }
+  REQUIRE(internal::ForceSimdKernelTable(internal::SupportedSimdKernelTables().front()->name).ok());
 }
 
 TEST_CASE("Float32 RLS matches batch ridge after 1e5 samples", "[rls][float32]") {

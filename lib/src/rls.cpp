@@ -7,6 +7,7 @@
 #include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
+#include "internal/simd_kernels.h"
 #include "internal/symmetric_update.h"
 
 namespace rffstream {
@@ -17,6 +18,14 @@ Real Dot(std::span<const Real> a, std::span<const Real> b) {
   Real sum = 0;
   for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
   return sum;
+}
+
+// The Woodbury block update of the SIMD kernel in use.
+void RunBlockUpdate(const internal::BlockUpdateArguments<float>& block) {
+  internal::ActiveSimdKernelTable().block_update_float(block);
+}
+void RunBlockUpdate(const internal::BlockUpdateArguments<double>& block) {
+  internal::ActiveSimdKernelTable().block_update_double(block);
 }
 
 }  // namespace
@@ -132,35 +141,16 @@ void BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const 
     }
     return;
   }
-  using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
-  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   SettlePendingUpdates();
-  Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>> covariance(covariance_.data(), d, d,
-                                                            Eigen::OuterStride<>(stride_));
-  const Eigen::Map<const RowMatrix> z(features.data(), k, d);
-  const Eigen::Map<const RowMatrix> y(targets.data(), k, outputs);
-  Eigen::Map<Matrix> w(weights_.data(), d, outputs);
-  // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals R = Y - Z W.
-  block_scratch_.resize(static_cast<std::size_t>(d) * k);
-  Eigen::Map<Matrix> gains(block_scratch_.data(), d, k);
-  gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
-  Matrix system = z * gains;
-  system.diagonal().array() += 1;
-  const Eigen::LLT<Matrix> cholesky(system);
-  // The sequential a-priori errors are the residuals whitened by the unit
-  // lower triangular factor of S: E = diag(L) L⁻¹ R (the innovations).
-  const Matrix whitened = cholesky.matrixL().solve(y - z * w);
-  Eigen::Map<RowMatrix> prior_matrix(priors.data(), k, outputs);
-  prior_matrix = y - cholesky.matrixLLT().diagonal().asDiagonal() * whitened;
+  block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);
+  Real* error_variance_factors = block_scratch_.data() + static_cast<std::size_t>(d) * k;
+  RunBlockUpdate(internal::BlockUpdateArguments<Real>{
+      covariance_.data(), stride_, d, k, outputs, features.data(), targets.data(),
+      weights_.data(), block_scratch_.data(), priors.data(), error_variance_factors});
   for (int s = 0; s < k; ++s) {
-    const Real factor = cholesky.matrixLLT()(s, s);
     RecordErrors(targets.data() + static_cast<std::size_t>(s) * outputs,
-                 priors.data() + static_cast<std::size_t>(s) * outputs, factor * factor);
+                 priors.data() + static_cast<std::size_t>(s) * outputs, error_variance_factors[s]);
   }
-  // W += U S⁻¹ R;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
-  w.noalias() += gains * cholesky.matrixU().solve(whitened);
-  const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
-  covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
 }
 
 template <class Real>

@@ -2,10 +2,12 @@
 //
 // Fills a SimdKernelTable with the xsimd kernels of one instruction set.
 // Include this header only from the simd_kernels_<arch>.cpp files, each
-// compiled with that instruction set's flags only.
+// compiled with that instruction set's flags only, after defining
+// RFFSTREAM_EIGEN_NAMESPACE (see block_update_kernel.h).
 #ifndef RFFSTREAM_INTERNAL_SIMD_KERNEL_TABLE_H_
 #define RFFSTREAM_INTERNAL_SIMD_KERNEL_TABLE_H_
 
+#include "internal/block_update_kernel.h"
 #include "internal/simd_kernels.h"
 #include "internal/sincos_kernel.h"
 #include "internal/symmetric_update_kernel.h"
@@ -28,6 +30,8 @@ SimdKernelTable MakeSimdKernelTable(const char* name) {
       &FeatureMapBlockKernel<double, Arch>::MapBlock,
       &SymmetricUpdateKernel<float, Arch>::Run,
       &SymmetricUpdateKernel<double, Arch>::Run,
+      &BlockUpdate<float>,
+      &BlockUpdate<double>,
   };
 }
 

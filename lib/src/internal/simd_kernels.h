@@ -33,6 +33,22 @@ struct FeatureMapKernelArguments {
   Real scale;
 };
 
+// One Woodbury update of RLS by a block of samples (block_update_kernel.h).
+template <class Real>
+struct BlockUpdateArguments {
+  Real* covariance;  // P: upper triangle of `dimension` rows of `stride` entries
+  std::size_t stride;
+  int dimension;
+  int block_size;  // k
+  int num_outputs;
+  const Real* features;  // k rows of `dimension`
+  const Real* targets;   // k rows of num_outputs
+  Real* weights;         // num_outputs runs of `dimension`
+  Real* scratch;         // dimension · k entries
+  Real* priors;          // out: k rows of num_outputs a-priori predictions
+  Real* error_variance_factors;  // out: k entries, c_s = 1 + z_sᵀ P_(s-1) z_s
+};
+
 // In place: values[i] = scale·cos(values[i]) (ScaledCos), scale·sin (ScaledSin);
 // ScaledSinCos: cos_out[i] = scale·cos(a), arguments_then_sin[i] = scale·sin(a).
 struct SimdKernelTable {
@@ -66,6 +82,8 @@ struct SimdKernelTable {
   void (*update_and_multiply_double)(double* matrix, int dimension, double scale,
                                      const double* u, double a, const double* g, double b,
                                      const double* z, double* product);
+  void (*block_update_float)(const BlockUpdateArguments<float>& block);
+  void (*block_update_double)(const BlockUpdateArguments<double>& block);
 };
 
 SimdKernelTable Avx512SimdKernels();

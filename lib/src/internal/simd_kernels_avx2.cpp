@@ -1,4 +1,5 @@
 // The SIMD kernels for AVX2 with FMA, compiled with those flags only.
+#define RFFSTREAM_EIGEN_NAMESPACE rffstream_eigen_avx2
 #include "internal/simd_kernel_table.h"
 
 namespace rffstream::internal {

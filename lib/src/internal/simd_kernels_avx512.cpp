@@ -1,4 +1,5 @@
 // The SIMD kernels for AVX-512 (F, DQ, BW, VL), compiled with those flags only.
+#define RFFSTREAM_EIGEN_NAMESPACE rffstream_eigen_avx512
 #include "internal/simd_kernel_table.h"
 
 namespace rffstream::internal {

@@ -1,9 +1,14 @@
 // The reference kernels in plain C++, one element at a time: the C library's
-// sin and cos, and the RLS pass over P as written in symmetric_update.h.
+// sin and cos, the RLS pass over P as written in symmetric_update.h, and the
+// block update on Eigen without vector instructions.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 
+// Eigen without vector instructions, for the block update.
+#define EIGEN_DONT_VECTORIZE
+#define RFFSTREAM_EIGEN_NAMESPACE rffstream_eigen_scalar
+#include "internal/block_update_kernel.h"
 #include "internal/padded_length.h"
 #include "internal/simd_kernels.h"
 
@@ -84,7 +89,9 @@ SimdKernelTable ScalarSimdKernels() {
                          &MapBlock<float>,
                          &MapBlock<double>,
                          &UpdateAndMultiply<float>,
-                         &UpdateAndMultiply<double>};
+                         &UpdateAndMultiply<double>,
+                         &BlockUpdate<float>,
+                         &BlockUpdate<double>};
 }
 
 }  // namespace rffstream::internal

@@ -1,4 +1,5 @@
 // The SIMD kernels for SSE4.1, compiled with those flags only.
+#define RFFSTREAM_EIGEN_NAMESPACE rffstream_eigen_sse41
 #include "internal/simd_kernel_table.h"
 
 namespace rffstream::internal {

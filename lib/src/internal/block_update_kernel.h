@@ -1,0 +1,69 @@
+// File: internal/block_update_kernel.h
+//
+// The Woodbury update of RLS for a block of k samples (β = 1), written on
+// Eigen and instantiated per instruction set in simd_kernels_<arch>.cpp, so
+// that Eigen's matrix products use that unit's vector width.
+//
+// Include this header only from those files, and only after defining
+// RFFSTREAM_EIGEN_NAMESPACE to a name unique to the file: Eigen's namespace
+// is renamed to it, so the Eigen templates instantiated with one unit's flags
+// never meet (and are never merged by the linker with) those of another unit
+// or of the rest of the library.
+#ifndef RFFSTREAM_INTERNAL_BLOCK_UPDATE_KERNEL_H_
+#define RFFSTREAM_INTERNAL_BLOCK_UPDATE_KERNEL_H_
+
+#ifndef RFFSTREAM_EIGEN_NAMESPACE
+#error "define RFFSTREAM_EIGEN_NAMESPACE before including block_update_kernel.h"
+#endif
+#ifdef EIGEN_CORE_H
+#error "Eigen was included before block_update_kernel.h: its namespace would not be renamed"
+#endif
+
+#define Eigen RFFSTREAM_EIGEN_NAMESPACE
+#include "Eigen/Cholesky"
+#include "Eigen/Core"
+#include "internal/simd_kernels.h"
+
+namespace rffstream::internal {
+// Internal linkage: each including unit keeps its own instantiation (the
+// name does not depend on the instruction set, so shared ones would merge).
+namespace {
+
+template <class Real>
+void BlockUpdate(const BlockUpdateArguments<Real>& block) {
+  using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const int d = block.dimension;
+  const int k = block.block_size;
+  Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>> covariance(block.covariance, d, d,
+                                                            Eigen::OuterStride<>(block.stride));
+  const Eigen::Map<const RowMatrix> z(block.features, k, d);
+  const Eigen::Map<const RowMatrix> y(block.targets, k, block.num_outputs);
+  Eigen::Map<Matrix> w(block.weights, d, block.num_outputs);
+  // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals R = Y - Z W.
+  Eigen::Map<Matrix> gains(block.scratch, d, k);
+  gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
+  Matrix system = z * gains;
+  system.diagonal().array() += 1;
+  const Eigen::LLT<Matrix> cholesky(system);
+  // The sequential a-priori errors are the residuals whitened by the unit
+  // lower triangular factor of S: E = diag(L) L⁻¹ R (the innovations), and
+  // sample s's error has variance factor c_s = L(s, s)².
+  const Matrix whitened = cholesky.matrixL().solve(y - z * w);
+  Eigen::Map<RowMatrix> priors(block.priors, k, block.num_outputs);
+  priors = y - cholesky.matrixLLT().diagonal().asDiagonal() * whitened;
+  for (int s = 0; s < k; ++s) {
+    block.error_variance_factors[s] = cholesky.matrixLLT()(s, s) * cholesky.matrixLLT()(s, s);
+  }
+  // W += U S⁻¹ R;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
+  w.noalias() += gains * cholesky.matrixU().solve(whitened);
+  const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
+  covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
+}
+
+}  // namespace
+}  // namespace rffstream::internal
+
+#undef Eigen
+
+#endif  // RFFSTREAM_INTERNAL_BLOCK_UPDATE_KERNEL_H_
