@@ -58,6 +58,10 @@ struct SinCosBatch {
   using Batch = xsimd::batch<Real, Arch>;
   using IntBatch = xsimd::batch<xsimd::as_integer_t<Real>, Arch>;
   using Constants = SinCosConstants<Real>;
+  // 1.5·2^23 (float), 1.5·2^52 (double); exact q for |x·2/π| < 2^22 (2^51).
+  static constexpr Real kRoundingShift =
+      std::is_same_v<Real, float> ? Real(12582912.0f) : Real(6755399441055744.0);
+  static constexpr int kExponentShift = std::is_same_v<Real, float> ? 29 : 60;
 
   static Batch SinPolynomial(Batch r, Batch r2) {
     if constexpr (std::is_same_v<Real, float>) {
@@ -78,7 +82,7 @@ struct SinCosBatch {
     if constexpr (std::is_same_v<Real, float>) {
       Batch p = xsimd::fma(r2, Batch(2.443315711809948e-5f), Batch(-1.388731625493765e-3f));
       p = xsimd::fma(r2, p, Batch(4.166664568298827e-2f));
-      return xsimd::fma(r2 * r2, p, xsimd::fnma(Batch(0.5f), r2, Batch(1.0f)));
+      return xsimd::fma(r2 * r2, p, xsimd::fma(Batch(-0.5f), r2, Batch(1.0f)));
     } else {
       Batch p = xsimd::fma(r2, Batch(-1.13596475577881948265e-11), Batch(2.08757232129817482790e-09));
       p = xsimd::fma(r2, p, Batch(-2.75573143513906633035e-07));
@@ -94,17 +98,25 @@ struct SinCosBatch {
 
   // sin and cos of x for lanes in the fast range (others are garbage).
   static void Fast(Batch x, Batch& sin_x, Batch& cos_x) {
-    const Batch q = xsimd::nearbyint(x * Batch(Constants::kTwoOverPi));
-    Batch r = xsimd::fnma(q, Batch(Constants::kPiOver2High), x);
-    r = xsimd::fnma(q, Batch(Constants::kPiOver2Middle), r);
-    r = xsimd::fnma(q, Batch(Constants::kPiOver2Low), r);
+    // Adding 1.5·2^(mantissa bits) rounds x·2/π to the nearest integer q and
+    // leaves q's low bits, two's complement, in the low bits of the sum: no
+    // rounding or int/float conversion instructions.
+    const Batch shifted = xsimd::fma(x, Batch(Constants::kTwoOverPi), Batch(kRoundingShift));
+    const Batch q = shifted - Batch(kRoundingShift);
+    // Negated constants: xsimd 8.1 has no AVX-512 fnma (it would negate q).
+    Batch r = xsimd::fma(q, Batch(-Constants::kPiOver2High), x);
+    r = xsimd::fma(q, Batch(-Constants::kPiOver2Middle), r);
+    r = xsimd::fma(q, Batch(-Constants::kPiOver2Low), r);
     const Batch r2 = r * r;
     const Batch sin_r = SinPolynomial(r, r2);
     const Batch cos_r = CosPolynomial(r2);
-    const IntBatch quadrant = xsimd::to_int(q);
+    const IntBatch quadrant = xsimd::bitwise_cast<IntBatch>(shifted);
     constexpr int kSignShift = 8 * sizeof(Real) - 2;  // bit 1 of q -> the sign bit
     // Odd quadrants swap sin and cos; bit 1 of q (of q + 1) negates sin (cos).
-    const auto swap = xsimd::batch_cast<Real>(quadrant & IntBatch(1)) != Batch(0);
+    // Bit 0 moved into the exponent makes a normal nonzero number (so the
+    // test holds even with denormals flushed to zero).
+    const auto swap =
+        xsimd::bitwise_cast<Batch>((quadrant & IntBatch(1)) << kExponentShift) != Batch(0);
     const Batch sin_sign = xsimd::bitwise_cast<Batch>((quadrant & IntBatch(2)) << kSignShift);
     const Batch cos_sign =
         xsimd::bitwise_cast<Batch>(((quadrant + IntBatch(1)) & IntBatch(2)) << kSignShift);
@@ -144,22 +156,34 @@ struct SinCosArrayKernels {
   static void Compute(Batch x, std::size_t offset, std::size_t lanes, Store&& store) {
     Batch sin_x, cos_x;
     Ops::Fast(x, sin_x, cos_x);
-    alignas(64) Real sin_lanes[kLanes], cos_lanes[kLanes];
-    if (Ops::NeedsSlowPath(x)) {
-      alignas(64) Real x_lanes[kLanes];
-      x.store_aligned(x_lanes);
-      sin_x.store_aligned(sin_lanes);
-      cos_x.store_aligned(cos_lanes);
-      for (std::size_t k = 0; k < kLanes; ++k) {
-        if (!(std::abs(x_lanes[k]) <= Ops::Constants::kFastRange)) {
-          sin_lanes[k] = static_cast<Real>(std::sin(static_cast<double>(x_lanes[k])));
-          cos_lanes[k] = static_cast<Real>(std::cos(static_cast<double>(x_lanes[k])));
-        }
-      }
-      sin_x = Batch::load_aligned(sin_lanes);
-      cos_x = Batch::load_aligned(cos_lanes);
+    if (Ops::NeedsSlowPath(x)) [[unlikely]] {
+      Batch slow_sin, slow_cos;
+      SlowPath(x, slow_sin, slow_cos);
+      sin_x = slow_sin;
+      cos_x = slow_cos;
     }
     store(offset, lanes, sin_x, cos_x);
+  }
+
+  // sin and cos of a batch with lanes beyond the fast range, NaN or ±Inf:
+  // those lanes through double-precision libm. Out of line and cold, and with
+  // outputs of its own, so that the hot loop neither keeps its constants in
+  // memory across the call (every vector register is caller-saved) nor
+  // stores its results to the stack.
+  [[gnu::noinline, gnu::cold]] static void SlowPath(Batch x, Batch& sin_x, Batch& cos_x) {
+    Ops::Fast(x, sin_x, cos_x);
+    alignas(64) Real x_lanes[kLanes], sin_lanes[kLanes], cos_lanes[kLanes];
+    x.store_aligned(x_lanes);
+    sin_x.store_aligned(sin_lanes);
+    cos_x.store_aligned(cos_lanes);
+    for (std::size_t k = 0; k < kLanes; ++k) {
+      if (!(std::abs(x_lanes[k]) <= Ops::Constants::kFastRange)) {
+        sin_lanes[k] = static_cast<Real>(std::sin(static_cast<double>(x_lanes[k])));
+        cos_lanes[k] = static_cast<Real>(std::cos(static_cast<double>(x_lanes[k])));
+      }
+    }
+    sin_x = Batch::load_aligned(sin_lanes);
+    cos_x = Batch::load_aligned(cos_lanes);
   }
 
   // Writes whole batches directly, a partial one lane by lane.

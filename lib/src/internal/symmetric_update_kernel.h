@@ -70,11 +70,12 @@ class SymmetricUpdateKernel {
   template <int kRows, bool kScaled, bool kSecondUpdate>
   [[gnu::always_inline]] static inline void RowBlock(const Pass& pass, int first) {
     Real* rows[kRows];
-    Batch a_u[kRows], b_g[kRows], z_row[kRows], row_sum[kRows];
+    // Negated weights: fma(-a u_i, u_j, p) is fnma, which xsimd 8.1 lacks on AVX-512.
+    Batch minus_a_u[kRows], minus_b_g[kRows], z_row[kRows], row_sum[kRows];
     for (int r = 0; r < kRows; ++r) {
       rows[r] = pass.matrix + static_cast<std::size_t>(first + r) * pass.stride;
-      a_u[r] = Batch(pass.a * pass.u[first + r]);
-      b_g[r] = kSecondUpdate ? Batch(pass.b * pass.g[first + r]) : Batch(Real{0});
+      minus_a_u[r] = Batch(-pass.a * pass.u[first + r]);
+      minus_b_g[r] = kSecondUpdate ? Batch(-pass.b * pass.g[first + r]) : Batch(Real{0});
       z_row[r] = Batch(pass.z[first + r]);
       row_sum[r] = Batch(Real{0});
     }
@@ -86,8 +87,8 @@ class SymmetricUpdateKernel {
       Batch column_sum = Batch::load_unaligned(pass.product + j);
       for (int r = 0; r < kRows; ++r) {
         const Batch stored = Batch::load_unaligned(rows[r] + j);
-        Batch value = xsimd::fnma(a_u[r], u_j, kScaled ? stored * scale : stored);
-        if constexpr (kSecondUpdate) value = xsimd::fnma(b_g[r], g_j, value);
+        Batch value = xsimd::fma(minus_a_u[r], u_j, kScaled ? stored * scale : stored);
+        if constexpr (kSecondUpdate) value = xsimd::fma(minus_b_g[r], g_j, value);
         if constexpr (kCrossesDiagonal) {
           const Batch column = LaneIndices() + Batch(static_cast<Real>(j));
           const Real row = static_cast<Real>(first + r);
