@@ -21,7 +21,7 @@
 #include "rffstream/simd.h"
 
 ABSL_FLAG(std::string, simd, "",
-          "SIMD kernel for sin/cos: list prints the ones this CPU supports (* = chosen); a name "
+          "SIMD kernels (sin/cos, RLS passes): list prints the ones this CPU supports (* = chosen); a name "
           "forces one. Default: the environment variable RFFSTREAM_SIMD, else the best");
 
 namespace {
