@@ -30,6 +30,17 @@ void operator delete(void* pointer) noexcept { std::free(pointer); }
 void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
 void operator delete[](void* pointer) noexcept { std::free(pointer); }
 void operator delete[](void* pointer, std::size_t) noexcept { std::free(pointer); }
+// The aligned forms (AlignedVector's storage) are counted too.
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  const auto bytes = static_cast<std::size_t>(alignment);
+  // aligned_alloc wants a nonzero multiple of the alignment.
+  const std::size_t rounded = size == 0 ? bytes : (size + bytes - 1) / bytes * bytes;
+  if (void* pointer = std::aligned_alloc(bytes, rounded)) return pointer;
+  throw std::bad_alloc();
+}
+void operator delete(void* pointer, std::align_val_t) noexcept { std::free(pointer); }
+void operator delete(void* pointer, std::size_t, std::align_val_t) noexcept { std::free(pointer); }
 
 namespace rffstream {
 namespace {
@@ -82,6 +93,8 @@ TEST_CASE("The allocation counter does count", "[hot_path]") {
   auto* vector = new std::vector<int>(100);
   delete vector;
   CHECK(allocation_count.load() - before == 2);
+  const AlignedVector<float> aligned(100);
+  CHECK(allocation_count.load() - before == 3);
 }
 
 TEST_CASE("Predict on a const learner is safe from many threads", "[hot_path][threads]") {

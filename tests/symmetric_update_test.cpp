@@ -1,8 +1,10 @@
 // Every SIMD kernel's RLS pass over P (UpdateAndMultiplySymmetric) against a
 // dense double-precision Eigen evaluation of the same formula.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Eigen/Dense"
