@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <utility>
+
+#include "internal/dot_product.h"
 
 namespace rffstream {
 namespace {
@@ -43,10 +46,9 @@ void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
     const int count = std::min(kPredictChunk, num_features - first);
     feature_map_.MapRange(x, first, std::span<Real>(chunk.data(), count));
     for (int output = 0; output < outputs; ++output) {
-      const std::span<const Real> weights = rls_.weights(output);
-      Real sum = 0;
-      for (int k = 0; k < count; ++k) sum += weights[first + k] * chunk[k];
-      predictions[output] += sum;
+      predictions[output] +=
+          internal::DotProduct(rls_.weights(output).data() + first, chunk.data(),
+                               static_cast<std::size_t>(count));
     }
   }
 }

@@ -7,6 +7,7 @@
 #include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
+#include "internal/dot_product.h"
 #include "internal/simd_kernels.h"
 #include "internal/symmetric_update.h"
 
@@ -15,9 +16,7 @@ namespace {
 
 template <class Real>
 Real Dot(std::span<const Real> a, std::span<const Real> b) {
-  Real sum = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
+  return internal::DotProduct(a.data(), b.data(), a.size());
 }
 
 // The Woodbury block update of the SIMD kernel in use.
@@ -117,6 +116,11 @@ void BasicRls<Real>::RecordErrors(const Real* targets, const Real* priors, Real 
 
 template <class Real>
 void BasicRls<Real>::SettlePendingUpdates() {
+  // Back-to-back blocks leave nothing pending: no pass over P needed.
+  if (pending_scale_ == Real{1} && pending_gain_weight_ == Real{0} &&
+      pending_refresh_weight_ == Real{0}) {
+    return;
+  }
   std::fill(features_.begin(), features_.end(), Real{0});
   internal::UpdateAndMultiplySymmetric(
       covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
