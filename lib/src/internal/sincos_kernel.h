@@ -113,15 +113,30 @@ struct SinCosBatch {
     const IntBatch quadrant = xsimd::bitwise_cast<IntBatch>(shifted);
     constexpr int kSignShift = 8 * sizeof(Real) - 2;  // bit 1 of q -> the sign bit
     // Odd quadrants swap sin and cos; bit 1 of q (of q + 1) negates sin (cos).
-    // Bit 0 moved into the exponent makes a normal nonzero number (so the
-    // test holds even with denormals flushed to zero).
-    const auto swap =
-        xsimd::bitwise_cast<Batch>((quadrant & IntBatch(1)) << kExponentShift) != Batch(0);
-    const Batch sin_sign = xsimd::bitwise_cast<Batch>((quadrant & IntBatch(2)) << kSignShift);
-    const Batch cos_sign =
-        xsimd::bitwise_cast<Batch>(((quadrant + IntBatch(1)) & IntBatch(2)) << kSignShift);
-    sin_x = xsimd::select(swap, cos_r, sin_r) ^ sin_sign;
-    cos_x = xsimd::select(swap, sin_r, cos_r) ^ cos_sign;
+    const auto swap = OddQuadrant(quadrant);
+    // Shift first, then mask: the mask and the xor fuse (vpternlog on AVX-512).
+    const Batch sign_bit(Real(-0.0));
+    const Batch sin_sign = xsimd::bitwise_cast<Batch>(quadrant << kSignShift);
+    const Batch cos_sign = xsimd::bitwise_cast<Batch>((quadrant + IntBatch(1)) << kSignShift);
+    sin_x = xsimd::select(swap, cos_r, sin_r) ^ (sin_sign & sign_bit);
+    cos_x = xsimd::select(swap, sin_r, cos_r) ^ (cos_sign & sign_bit);
+  }
+
+  // Lanes with q odd, as a mask for Batch. On AVX-512 one vptestm writes the
+  // mask register directly (xsimd 8.1 has no test, and GCC does not fuse the
+  // and + compare); elsewhere bit 0 moved into the exponent makes a normal
+  // nonzero number (so the test holds with denormals flushed to zero).
+  static auto OddQuadrant(IntBatch quadrant) {
+    using Mask = typename Batch::batch_bool_type;
+    if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+      if constexpr (std::is_same_v<Real, float>) {
+        return Mask(_mm512_test_epi32_mask(quadrant, IntBatch(1)));
+      } else {
+        return Mask(_mm512_test_epi64_mask(quadrant, IntBatch(1)));
+      }
+    } else {
+      return xsimd::bitwise_cast<Batch>((quadrant & IntBatch(1)) << kExponentShift) != Batch(0);
+    }
   }
 
   static bool NeedsSlowPath(Batch x) {
