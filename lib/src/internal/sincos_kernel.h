@@ -306,38 +306,70 @@ struct FeatureMapBlockKernel {
   using Batch = typename SinCosBatch<Real, Arch>::Batch;
   using Array = SinCosArrayKernels<Real, Arch>;
   static constexpr int kLanes = static_cast<int>(Batch::size);
+  // A register block of kRowsPerGroup samples × kBatchesPerGroup batches of
+  // frequencies: each input load feeds kBatchesPerGroup multiply-adds, each
+  // projection load kRowsPerGroup, and the eight independent accumulators
+  // cover the multiply-add latency on two ports. Each argument is summed in
+  // the same order as Map() (offset, then x_0 w_0, x_1 w_1, ...), so every row
+  // equals Map() of that row exactly.
   static constexpr int kRowsPerGroup = 4;
+  static constexpr int kBatchesPerGroup = 2;
+  static constexpr std::size_t kProjectionTileBytes = 512 * 1024;
 
   static void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
                        int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
     const int d = map.input_dimension;
     const Batch factor(map.scale);
-    int row = 0;
-    for (; row + kRowsPerGroup <= rows; row += kRowsPerGroup) {
-      const Real* x = inputs + static_cast<std::size_t>(row) * d;
-      for (int i = 0; i < frequencies; i += kLanes) {
-        const int lanes = std::min(kLanes, frequencies - i);
-        const Batch offset = Batch::load_unaligned(map.offsets + i);
-        Batch argument[kRowsPerGroup] = {offset, offset, offset, offset};
-        for (int j = 0; j < d; ++j) {
-          const Batch weight = Batch::load_unaligned(map.transposed_projection + j * map.stride + i);
-          for (int r = 0; r < kRowsPerGroup; ++r) {
-            argument[r] = xsimd::fma(Batch(x[r * d + j]), weight, argument[r]);
+    // Frequencies in tiles whose strip of the projection stays in the L2
+    // cache while every group of rows passes over it.
+    constexpr int kStep = kBatchesPerGroup * kLanes;
+    const int tile = std::max(
+        kStep, static_cast<int>(kProjectionTileBytes / (sizeof(Real) * d)) / kStep * kStep);
+    const int grouped_rows = rows / kRowsPerGroup * kRowsPerGroup;
+    for (int tile_first = 0; tile_first < frequencies; tile_first += tile) {
+      const int tile_end = std::min(frequencies, tile_first + tile);
+      for (int row = 0; row < grouped_rows; row += kRowsPerGroup) {
+        const Real* x = inputs + static_cast<std::size_t>(row) * d;
+        // Rows are padded to whole batches plus one (PaddedLength), so the
+        // loads of a partial last pair of batches stay in bounds.
+        for (int i = tile_first; i < tile_end; i += kStep) {
+          Batch argument[kRowsPerGroup][kBatchesPerGroup];
+          for (int b = 0; b < kBatchesPerGroup; ++b) {
+            const Batch offset = Batch::load_unaligned(map.offsets + i + b * kLanes);
+            for (int r = 0; r < kRowsPerGroup; ++r) argument[r][b] = offset;
           }
-        }
-        for (int r = 0; r < kRowsPerGroup; ++r) {
-          const std::size_t base = static_cast<std::size_t>(row + r) * output_stride;
-          Array::Compute(argument[r], static_cast<std::size_t>(i), static_cast<std::size_t>(lanes),
-                         [&](std::size_t offset_in_row, std::size_t used, Batch sin_x, Batch cos_x) {
-                           Array::Put(cos_out + base, offset_in_row, used, cos_x * factor);
-                           if (sin_out != nullptr) {
-                             Array::Put(sin_out + base, offset_in_row, used, sin_x * factor);
-                           }
-                         });
+          for (int j = 0; j < d; ++j) {
+            const Real* weights = map.transposed_projection + j * map.stride + i;
+            Batch weight[kBatchesPerGroup];
+            for (int b = 0; b < kBatchesPerGroup; ++b)
+              weight[b] = Batch::load_unaligned(weights + b * kLanes);
+            for (int r = 0; r < kRowsPerGroup; ++r) {
+              const Batch input(x[r * d + j]);
+              for (int b = 0; b < kBatchesPerGroup; ++b) {
+                argument[r][b] = xsimd::fma(input, weight[b], argument[r][b]);
+              }
+            }
+          }
+          for (int r = 0; r < kRowsPerGroup; ++r) {
+            const std::size_t base = static_cast<std::size_t>(row + r) * output_stride;
+            for (int b = 0; b < kBatchesPerGroup; ++b) {
+              const int first = i + b * kLanes;
+              if (first >= frequencies) break;
+              const int lanes = std::min(kLanes, frequencies - first);
+              Array::Compute(
+                  argument[r][b], static_cast<std::size_t>(first), static_cast<std::size_t>(lanes),
+                  [&](std::size_t offset_in_row, std::size_t used, Batch sin_x, Batch cos_x) {
+                    Array::Put(cos_out + base, offset_in_row, used, cos_x * factor);
+                    if (sin_out != nullptr) {
+                      Array::Put(sin_out + base, offset_in_row, used, sin_x * factor);
+                    }
+                  });
+            }
+          }
         }
       }
     }
-    for (; row < rows; ++row) {
+    for (int row = grouped_rows; row < rows; ++row) {
       const std::size_t base = static_cast<std::size_t>(row) * output_stride;
       FeatureMapArrayKernel<Real, Arch>::Map(map, inputs + static_cast<std::size_t>(row) * d, 0,
                                              frequencies, cos_out + base,
