@@ -25,10 +25,11 @@ struct Case {
   double scale;
   bool second_update;
   bool aligned;  // rows start on a 64-byte boundary (the learner's layout)
+  bool bottom_up;
 };
 
 template <class Real>
-using UpdateFunction = void (*)(Real*, int, Real, const Real*, Real, const Real*, Real,
+using UpdateFunction = void (*)(Real*, int, Real, const Real*, Real, const Real*, Real, bool,
                                 const Real*, Real*);
 
 template <class Real>
@@ -44,7 +45,7 @@ template <class Real>
 void CheckKernel(const SimdKernelTable& kernels, const Case& test_case) {
   INFO("kernel " << kernels.name << ", dimension " << test_case.dimension << ", scale "
                  << test_case.scale << ", second update " << test_case.second_update
-                 << ", aligned " << test_case.aligned);
+                 << ", aligned " << test_case.aligned << ", bottom up " << test_case.bottom_up);
   const int d = test_case.dimension;
   const std::size_t stride = PaddedLength(d);
   RandomEngine random(1234 + d);
@@ -81,8 +82,8 @@ void CheckKernel(const SimdKernelTable& kernels, const Case& test_case) {
   const Eigen::VectorXd expected_product = expected * vector(z);
 
   UpdateOf<Real>(kernels)(matrix, d, static_cast<Real>(test_case.scale), u.data(), a,
-                          test_case.second_update ? g.data() : nullptr, b, z.data(),
-                          product.data());
+                          test_case.second_update ? g.data() : nullptr, b, test_case.bottom_up,
+                          z.data(), product.data());
 
   const double tolerance = kTolerance<Real> * expected.cwiseAbs().maxCoeff();
   for (int i = 0; i < d; ++i) {
@@ -109,7 +110,9 @@ TEMPLATE_TEST_CASE("Every kernel's pass over P matches the dense formula", "[rls
       for (const double scale : {1.0, 1.0 / 0.99}) {
         for (const bool second_update : {false, true}) {
           for (const bool aligned : {true, false}) {
-            CheckKernel<TestType>(*kernels, {dimension, scale, second_update, aligned});
+            for (const bool bottom_up : {false, true}) {
+              CheckKernel<TestType>(*kernels, {dimension, scale, second_update, aligned, bottom_up});
+            }
           }
         }
       }

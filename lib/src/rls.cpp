@@ -69,7 +69,8 @@ void BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   internal::UpdateAndMultiplySymmetric(
       covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
       pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
-      features_.data(), product_.data());
+      next_pass_bottom_up_, features_.data(), product_.data());
+  next_pass_bottom_up_ = !next_pass_bottom_up_;
   // A <- β A + z zᵀ. With P the settled matrix: u = P z / β, c = 1 + zᵀu,
   // w += u e / c for each output and P <- P / β - u uᵀ / c (left pending).
   const Real decay = Real{1} / forgetting_;
@@ -125,7 +126,8 @@ void BasicRls<Real>::SettlePendingUpdates() {
   internal::UpdateAndMultiplySymmetric(
       covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
       pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
-      features_.data(), product_.data());
+      next_pass_bottom_up_, features_.data(), product_.data());
+  next_pass_bottom_up_ = !next_pass_bottom_up_;
   pending_scale_ = 1;
   pending_gain_weight_ = 0;
   pending_refresh_weight_ = 0;
@@ -198,6 +200,7 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
   writer.WriteArray<Real>(std::span<const Real>(refresh_gain_).first(dimension_));
   writer.WriteArray<Real>(weights_);
   writer.Write<std::int32_t>(next_refreshed_coordinate_);
+  writer.Write<std::uint8_t>(next_pass_bottom_up_ ? 1 : 0);
   writer.WriteArray<Real>(noise_sums_);
   writer.Write(noise_weight_);
 }
@@ -220,6 +223,8 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
   }
   std::int32_t coordinate = 0;
   if (status.ok()) status = reader.Read("RLS refresh coordinate", coordinate);
+  std::uint8_t bottom_up = 0;
+  if (status.ok()) status = reader.Read("RLS pass direction", bottom_up);
   if (status.ok()) status = reader.ReadArray("RLS noise estimate", num_outputs_, noise_sums_);
   if (status.ok()) status = reader.Read("RLS noise estimate", noise_weight_);
   if (!status.ok()) return status;
@@ -227,7 +232,12 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": RLS refresh coordinate ",
                                             coordinate, " is outside [0, ", dimension_, ")"));
   }
+  if (bottom_up > 1) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": RLS pass direction ", static_cast<int>(bottom_up), " is not 0 or 1"));
+  }
   next_refreshed_coordinate_ = coordinate;
+  next_pass_bottom_up_ = bottom_up == 1;
   const Real* source = triangle.data();
   for (int i = 0; i < dimension_; ++i) {
     std::copy(source, source + (dimension_ - i), Row(i) + i);

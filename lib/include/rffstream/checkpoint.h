@@ -37,7 +37,9 @@
 
 namespace rffstream {
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+// 2: the RLS state records the direction of its next pass over P (format 1
+// files, from before, are rejected with a message naming both versions).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 2;
 
 template <class Real>
 struct BasicCheckpoint {

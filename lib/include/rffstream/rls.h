@@ -138,6 +138,8 @@ class BasicRls {
   Real pending_scale_ = 1;
   Real pending_gain_weight_ = 0;
   Real pending_refresh_weight_ = 0;
+  // The pass over S alternates direction (see internal/symmetric_update.h).
+  bool next_pass_bottom_up_ = false;
   std::vector<Real> weights_;  // num_outputs_ runs of dimension_ entries
   AlignedVector<Real> gain_;          // u = P z / β of the last sample
   AlignedVector<Real> refresh_gain_;  // g = α P e_i of the last refresh

@@ -77,11 +77,11 @@ struct SimdKernelTable {
                            std::size_t output_stride);
   // UpdateAndMultiplySymmetric (symmetric_update.h).
   void (*update_and_multiply_float)(float* matrix, int dimension, float scale, const float* u,
-                                    float a, const float* g, float b, const float* z,
-                                    float* product);
+                                    float a, const float* g, float b, bool bottom_up,
+                                    const float* z, float* product);
   void (*update_and_multiply_double)(double* matrix, int dimension, double scale,
                                      const double* u, double a, const double* g, double b,
-                                     const double* z, double* product);
+                                     bool bottom_up, const double* z, double* product);
   void (*block_update_float)(const BlockUpdateArguments<float>& block);
   void (*block_update_double)(const BlockUpdateArguments<double>& block);
 };

@@ -60,10 +60,11 @@ void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, in
 
 template <class Real>
 void UpdateAndMultiply(Real* matrix, int dimension, Real scale, const Real* u, Real a,
-                       const Real* g, Real b, const Real* z, Real* product) {
+                       const Real* g, Real b, bool bottom_up, const Real* z, Real* product) {
   const std::size_t stride = PaddedLength(dimension);
   std::fill(product, product + stride, Real{0});
-  for (int i = 0; i < dimension; ++i) {
+  for (int step = 0; step < dimension; ++step) {
+    const int i = bottom_up ? dimension - 1 - step : step;
     Real* row = matrix + static_cast<std::size_t>(i) * stride;
     for (int j = i; j < dimension; ++j) {
       row[j] = scale * row[j] - a * u[i] * u[j];

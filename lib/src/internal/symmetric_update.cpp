@@ -5,16 +5,17 @@
 namespace rffstream::internal {
 
 void UpdateAndMultiplySymmetric(float* matrix, int dimension, float scale, const float* u,
-                                float a, const float* g, float b, const float* z, float* product) {
-  ActiveSimdKernelTable().update_and_multiply_float(matrix, dimension, scale, u, a, g, b, z,
-                                                    product);
+                                float a, const float* g, float b, bool bottom_up, const float* z,
+                                float* product) {
+  ActiveSimdKernelTable().update_and_multiply_float(matrix, dimension, scale, u, a, g, b,
+                                                    bottom_up, z, product);
 }
 
 void UpdateAndMultiplySymmetric(double* matrix, int dimension, double scale, const double* u,
-                                double a, const double* g, double b, const double* z,
-                                double* product) {
-  ActiveSimdKernelTable().update_and_multiply_double(matrix, dimension, scale, u, a, g, b, z,
-                                                     product);
+                                double a, const double* g, double b, bool bottom_up,
+                                const double* z, double* product) {
+  ActiveSimdKernelTable().update_and_multiply_double(matrix, dimension, scale, u, a, g, b,
+                                                     bottom_up, z, product);
 }
 
 }  // namespace rffstream::internal

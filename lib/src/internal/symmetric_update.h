@@ -22,14 +22,19 @@ namespace rffstream::internal {
 // PaddedLength(dimension)):
 //   P <- scale P - a u uᵀ - b g gᵀ     (the g term is skipped when g is null)
 //   product <- P z                    (with the updated P, read symmetrically)
+// Rows go top to bottom, or bottom to top with `bottom_up`. Alternating the
+// two starts each pass on the rows the previous one left in the caches (at
+// D = 1024 the part of P that stays in L2). Every entry is visited once
+// either way; only the order of the sums differs.
 // REQUIRES: u, z, product (and g) hold PaddedLength(dimension) entries, those
 // past `dimension` zero, as are the matrix rows past `dimension` (they stay
 // zero); product aliases nothing.
 void UpdateAndMultiplySymmetric(float* matrix, int dimension, float scale, const float* u,
-                                float a, const float* g, float b, const float* z, float* product);
+                                float a, const float* g, float b, bool bottom_up, const float* z,
+                                float* product);
 void UpdateAndMultiplySymmetric(double* matrix, int dimension, double scale, const double* u,
-                                double a, const double* g, double b, const double* z,
-                                double* product);
+                                double a, const double* g, double b, bool bottom_up,
+                                const double* z, double* product);
 
 }  // namespace rffstream::internal
 

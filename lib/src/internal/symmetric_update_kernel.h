@@ -26,8 +26,9 @@ class SymmetricUpdateKernel {
  public:
   // The signature of UpdateAndMultiplySymmetric (symmetric_update.h).
   static void Run(Real* matrix, int dimension, Real scale, const Real* u, Real a, const Real* g,
-                  Real b, const Real* z, Real* product) {
-    const Pass pass{matrix, PaddedLength(dimension), dimension, scale, u, a, g, b, z, product};
+                  Real b, bool bottom_up, const Real* z, Real* product) {
+    const Pass pass{matrix, PaddedLength(dimension), dimension, scale, u, a, g, b, bottom_up, z,
+                    product};
     // β = 1 makes the scale exactly 1 after the first sample: skip the multiply.
     if (scale == Real{1}) {
       g != nullptr ? Body<false, true>(pass) : Body<false, false>(pass);
@@ -50,6 +51,7 @@ class SymmetricUpdateKernel {
     Real a;
     const Real* g;
     Real b;
+    bool bottom_up;
     const Real* z;
     Real* product;
   };
@@ -57,11 +59,23 @@ class SymmetricUpdateKernel {
   template <bool kScaled, bool kSecondUpdate>
   static void Body(const Pass& pass) {
     std::fill(pass.product, pass.product + pass.stride, Real{0});
-    int first = 0;
-    for (; first + kRowsPerBlock <= pass.dimension; first += kRowsPerBlock) {
-      RowBlock<kRowsPerBlock, kScaled, kSecondUpdate>(pass, first);
+    // Rows in blocks of kRowsPerBlock from the top, the last few one by one.
+    const int blocked = pass.dimension / kRowsPerBlock * kRowsPerBlock;
+    if (!pass.bottom_up) {
+      for (int first = 0; first < blocked; first += kRowsPerBlock) {
+        RowBlock<kRowsPerBlock, kScaled, kSecondUpdate>(pass, first);
+      }
+      for (int row = blocked; row < pass.dimension; ++row) {
+        RowBlock<1, kScaled, kSecondUpdate>(pass, row);
+      }
+    } else {
+      for (int row = pass.dimension - 1; row >= blocked; --row) {
+        RowBlock<1, kScaled, kSecondUpdate>(pass, row);
+      }
+      for (int first = blocked - kRowsPerBlock; first >= 0; first -= kRowsPerBlock) {
+        RowBlock<kRowsPerBlock, kScaled, kSecondUpdate>(pass, first);
+      }
     }
-    for (; first < pass.dimension; ++first) RowBlock<1, kScaled, kSecondUpdate>(pass, first);
   }
 
   // Rows first .. first + kRows - 1: their stored entries (columns j >= row)
