@@ -255,23 +255,35 @@ struct FeatureMapArrayKernel {
   }
 
  private:
+  // Two passes over the output, which stays in L1: the arguments first, then
+  // sin/cos in place. Each pass keeps its own constants in registers (fused
+  // into one loop they did not fit, and the polynomial constants were
+  // reloaded from the stack for every batch).
   template <bool kCos, bool kSin>
   static void MapOutputs(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
                          int count, Real* cos_out, Real* sin_out) {
-    const Batch factor(map.scale);
-    const auto finish = [&](Batch argument, int done) {
-      SinCosArrayKernels<Real, Arch>::Compute(
-          argument, static_cast<std::size_t>(done),
-          static_cast<std::size_t>(std::min(kLanes, count - done)),
-          [&](std::size_t offset, std::size_t used, Batch sin_x, Batch cos_x) {
-            using Array = SinCosArrayKernels<Real, Arch>;
-            if constexpr (kCos) Array::Put(cos_out, offset, used, cos_x * factor);
-            if constexpr (kSin) Array::Put(sin_out, offset, used, sin_x * factor);
-          });
-    };
-    // Rows are padded to whole batches (see BasicFeatureMap), so full loads
-    // are in bounds even for the last, partial batch. Four batches at a time
-    // share each broadcast of x_j: one load per multiply-add instead of two.
+    using Array = SinCosArrayKernels<Real, Arch>;
+    const std::size_t n = static_cast<std::size_t>(count);
+    if constexpr (kCos && kSin) {
+      Project(map, x, first, count, sin_out);
+      Array::ScaledSinCos(sin_out, cos_out, n, map.scale);
+    } else if constexpr (kCos) {
+      Project(map, x, first, count, cos_out);
+      Array::ScaledCos(cos_out, n, map.scale);
+    } else {
+      Project(map, x, first, count, sin_out);
+      Array::ScaledSin(sin_out, n, map.scale);
+    }
+  }
+
+  // arguments[k] = offsets[first + k] + Σ_j x_j · projection[j][first + k],
+  // summed in that order. Rows are padded to whole batches (see
+  // BasicFeatureMap), so full loads are in bounds even for the last, partial
+  // batch; `arguments` gets exactly `count` values. kGroup batches at a time
+  // share each broadcast of x_j, and their independent chains cover the
+  // multiply-add latency.
+  static void Project(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
+                      int count, Real* arguments) {
     const Real* projection = map.transposed_projection;
     int done = 0;
     for (; done + kGroup * kLanes <= count; done += kGroup * kLanes) {
@@ -285,7 +297,7 @@ struct FeatureMapArrayKernel {
           argument[g] = xsimd::fma(input, Batch::load_unaligned(row + g * kLanes), argument[g]);
         }
       }
-      for (int g = 0; g < kGroup; ++g) finish(argument[g], done + g * kLanes);
+      for (int g = 0; g < kGroup; ++g) argument[g].store_unaligned(arguments + done + g * kLanes);
     }
     for (; done < count; done += kLanes) {
       const int i = first + done;
@@ -294,11 +306,13 @@ struct FeatureMapArrayKernel {
         argument = xsimd::fma(Batch(x[j]), Batch::load_unaligned(projection + j * map.stride + i),
                               argument);
       }
-      finish(argument, done);
+      SinCosArrayKernels<Real, Arch>::Put(arguments, static_cast<std::size_t>(done),
+                                          static_cast<std::size_t>(std::min(kLanes, count - done)),
+                                          argument);
     }
   }
 
-  static constexpr int kGroup = 4;
+  static constexpr int kGroup = 8;
 };
 
 template <class Real, class Arch>
