@@ -333,7 +333,9 @@ struct FeatureMapBlockKernel {
   static void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
                        int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
     const int d = map.input_dimension;
-    const Batch factor(map.scale);
+    // The arguments go into the output (the sines' half for the pair map),
+    // then sin/cos replace them in place, as in the single-sample map.
+    Real* const arguments = sin_out != nullptr ? sin_out : cos_out;
     // Frequencies in tiles whose strip of the projection stays in the L2
     // cache while every group of rows passes over it.
     constexpr int kStep = kBatchesPerGroup * kLanes;
@@ -365,20 +367,24 @@ struct FeatureMapBlockKernel {
             }
           }
           for (int r = 0; r < kRowsPerGroup; ++r) {
-            const std::size_t base = static_cast<std::size_t>(row + r) * output_stride;
+            Real* row_arguments = arguments + static_cast<std::size_t>(row + r) * output_stride;
             for (int b = 0; b < kBatchesPerGroup; ++b) {
               const int first = i + b * kLanes;
-              if (first >= frequencies) break;
-              const int lanes = std::min(kLanes, frequencies - first);
-              Array::Compute(
-                  argument[r][b], static_cast<std::size_t>(first), static_cast<std::size_t>(lanes),
-                  [&](std::size_t offset_in_row, std::size_t used, Batch sin_x, Batch cos_x) {
-                    Array::Put(cos_out + base, offset_in_row, used, cos_x * factor);
-                    if (sin_out != nullptr) {
-                      Array::Put(sin_out + base, offset_in_row, used, sin_x * factor);
-                    }
-                  });
+              if (first >= tile_end) break;
+              Array::Put(row_arguments, static_cast<std::size_t>(first),
+                         static_cast<std::size_t>(std::min(kLanes, tile_end - first)),
+                         argument[r][b]);
             }
+          }
+        }
+        // sin/cos in place over the tile of each row, while it is in cache.
+        for (int r = 0; r < kRowsPerGroup; ++r) {
+          const std::size_t start = static_cast<std::size_t>(row + r) * output_stride + tile_first;
+          const auto n = static_cast<std::size_t>(tile_end - tile_first);
+          if (sin_out != nullptr) {
+            Array::ScaledSinCos(sin_out + start, cos_out + start, n, map.scale);
+          } else {
+            Array::ScaledCos(cos_out + start, n, map.scale);
           }
         }
       }
