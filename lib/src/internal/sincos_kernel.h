@@ -13,6 +13,9 @@
 // tests/sincos_test.cpp over dense and random sweeps, with margin):
 //   float:  ≤ 2 ulp (or 2^-24 absolute near zeros of sin/cos) for |x| ≤ kFastRange<float>  = 1e4
 //   double: ≤ 2 ulp (or 2^-53 absolute near zeros)            for |x| ≤ kFastRange<double> = 1e6
+// and the same for the scaled outputs s·sin x, s·cos x of the array kernels
+// against the correctly rounded s·sin x (the float scale is folded into the
+// polynomial coefficients).
 // A vector with any lane beyond the fast range, NaN or ±Inf takes a per-lane
 // slow path through double-precision std::sin/std::cos: correct everywhere,
 // NaN for NaN and ±Inf. No -ffast-math: it would break the reduction.
@@ -63,26 +66,43 @@ struct SinCosBatch {
       std::is_same_v<Real, float> ? Real(12582912.0f) : Real(6755399441055744.0);
   static constexpr int kExponentShift = std::is_same_v<Real, float> ? 29 : 60;
 
-  static Batch SinPolynomial(Batch r, Batch r2) {
+  // The output scale s, folded into the float polynomials' coefficients
+  // (s·sin r = s·r + r³·(s·p(r²)), s·cos r = s - (s/2)·r² + r⁴·(s·q(r²))),
+  // which saves the final multiply; double keeps fdlibm's compensated cos
+  // exact and multiplies at the end. With s = 1 the arithmetic is unchanged.
+  struct Scale {
+    explicit Scale(Real s)
+        : factor(s),
+          minus_half(Real(-0.5) * s),
+          sin2(Real(-1.9515295891e-4) * s),
+          sin1(Real(8.3321608736e-3) * s),
+          sin0(Real(-1.6666654611e-1) * s),
+          cos2(Real(2.443315711809948e-5) * s),
+          cos1(Real(-1.388731625493765e-3) * s),
+          cos0(Real(4.166664568298827e-2) * s) {}
+    Batch factor, minus_half, sin2, sin1, sin0, cos2, cos1, cos0;
+  };
+
+  static Batch SinPolynomial(Batch r, Batch r2, const Scale& scale) {
     if constexpr (std::is_same_v<Real, float>) {
-      Batch p = xsimd::fma(r2, Batch(-1.9515295891e-4f), Batch(8.3321608736e-3f));
-      p = xsimd::fma(r2, p, Batch(-1.6666654611e-1f));
-      return xsimd::fma(r * r2, p, r);
+      Batch p = xsimd::fma(r2, scale.sin2, scale.sin1);
+      p = xsimd::fma(r2, p, scale.sin0);
+      return xsimd::fma(r * r2, p, r * scale.factor);
     } else {
       Batch p = xsimd::fma(r2, Batch(1.58969099521155010221e-10), Batch(-2.50507602534068634195e-08));
       p = xsimd::fma(r2, p, Batch(2.75573137070700676789e-06));
       p = xsimd::fma(r2, p, Batch(-1.98412698298579493134e-04));
       p = xsimd::fma(r2, p, Batch(8.33333333332248946124e-03));
       p = xsimd::fma(r2, p, Batch(-1.66666666666666324348e-01));
-      return xsimd::fma(r * r2, p, r);
+      return xsimd::fma(r * r2, p, r) * scale.factor;
     }
   }
 
-  static Batch CosPolynomial(Batch r2) {
+  static Batch CosPolynomial(Batch r2, const Scale& scale) {
     if constexpr (std::is_same_v<Real, float>) {
-      Batch p = xsimd::fma(r2, Batch(2.443315711809948e-5f), Batch(-1.388731625493765e-3f));
-      p = xsimd::fma(r2, p, Batch(4.166664568298827e-2f));
-      return xsimd::fma(r2 * r2, p, xsimd::fma(Batch(-0.5f), r2, Batch(1.0f)));
+      Batch p = xsimd::fma(r2, scale.cos2, scale.cos1);
+      p = xsimd::fma(r2, p, scale.cos0);
+      return xsimd::fma(r2 * r2, p, xsimd::fma(scale.minus_half, r2, scale.factor));
     } else {
       Batch p = xsimd::fma(r2, Batch(-1.13596475577881948265e-11), Batch(2.08757232129817482790e-09));
       p = xsimd::fma(r2, p, Batch(-2.75573143513906633035e-07));
@@ -92,12 +112,12 @@ struct SinCosBatch {
       // 1 - r²/2 loses up to half an ulp; fdlibm's compensation recovers it.
       const Batch half_r2 = Batch(0.5) * r2;
       const Batch w = Batch(1.0) - half_r2;
-      return w + (((Batch(1.0) - w) - half_r2) + r2 * r2 * p);
+      return (w + (((Batch(1.0) - w) - half_r2) + r2 * r2 * p)) * scale.factor;
     }
   }
 
-  // sin and cos of x for lanes in the fast range (others are garbage).
-  static void Fast(Batch x, Batch& sin_x, Batch& cos_x) {
+  // s·sin x and s·cos x for lanes in the fast range (others are garbage).
+  static void Fast(Batch x, const Scale& scale, Batch& sin_x, Batch& cos_x) {
     // Adding 1.5·2^(mantissa bits) rounds x·2/π to the nearest integer q and
     // leaves q's low bits, two's complement, in the low bits of the sum: no
     // rounding or int/float conversion instructions.
@@ -108,8 +128,8 @@ struct SinCosBatch {
     r = xsimd::fma(q, Batch(-Constants::kPiOver2Middle), r);
     r = xsimd::fma(q, Batch(-Constants::kPiOver2Low), r);
     const Batch r2 = r * r;
-    const Batch sin_r = SinPolynomial(r, r2);
-    const Batch cos_r = CosPolynomial(r2);
+    const Batch sin_r = SinPolynomial(r, r2, scale);
+    const Batch cos_r = CosPolynomial(r2, scale);
     const IntBatch quadrant = xsimd::bitwise_cast<IntBatch>(shifted);
     constexpr int kSignShift = 8 * sizeof(Real) - 2;  // bit 1 of q -> the sign bit
     // Odd quadrants swap sin and cos; bit 1 of q (of q + 1) negates sin (cos).
@@ -152,28 +172,31 @@ struct SinCosArrayKernels {
   using Batch = typename Ops::Batch;
   static constexpr std::size_t kLanes = Batch::size;
 
-  // Applies `body(x, &sin, &cos)` to whole batches, the tail through a
+  // Calls store(offset, lanes, s·sin, s·cos) for whole batches, the tail through a
   // zero-padded stack batch, so that every element gets the same arithmetic.
   template <class Store>
-  static void ForEachBatch(const Real* arguments, std::size_t count, Store&& store) {
+  static void ForEachBatch(const Real* arguments, std::size_t count, Real scale, Store&& store) {
+    const typename Ops::Scale scaling(scale);
     std::size_t i = 0;
     for (; i + kLanes <= count; i += kLanes) {
-      Compute(Batch::load_unaligned(arguments + i), i, kLanes, store);
+      Compute(Batch::load_unaligned(arguments + i), scaling, i, kLanes, store);
     }
     if (i < count) {
       alignas(64) Real tail[kLanes] = {};
       for (std::size_t k = i; k < count; ++k) tail[k - i] = arguments[k];
-      Compute(Batch::load_aligned(tail), i, count - i, store);
+      Compute(Batch::load_aligned(tail), scaling, i, count - i, store);
     }
   }
 
+  // store(offset, lanes, s·sin x, s·cos x).
   template <class Store>
-  static void Compute(Batch x, std::size_t offset, std::size_t lanes, Store&& store) {
+  static void Compute(Batch x, const typename Ops::Scale& scale, std::size_t offset,
+                      std::size_t lanes, Store&& store) {
     Batch sin_x, cos_x;
-    Ops::Fast(x, sin_x, cos_x);
+    Ops::Fast(x, scale, sin_x, cos_x);
     if (Ops::NeedsSlowPath(x)) [[unlikely]] {
       Batch slow_sin, slow_cos;
-      SlowPath(x, slow_sin, slow_cos);
+      SlowPath(x, scale, slow_sin, slow_cos);
       sin_x = slow_sin;
       cos_x = slow_cos;
     }
@@ -185,16 +208,18 @@ struct SinCosArrayKernels {
   // outputs of its own, so that the hot loop neither keeps its constants in
   // memory across the call (every vector register is caller-saved) nor
   // stores its results to the stack.
-  [[gnu::noinline, gnu::cold]] static void SlowPath(Batch x, Batch& sin_x, Batch& cos_x) {
-    Ops::Fast(x, sin_x, cos_x);
+  [[gnu::noinline, gnu::cold]] static void SlowPath(Batch x, const typename Ops::Scale& scale,
+                                                    Batch& sin_x, Batch& cos_x) {
+    Ops::Fast(x, scale, sin_x, cos_x);
+    const Real factor = scale.factor.get(0);
     alignas(64) Real x_lanes[kLanes], sin_lanes[kLanes], cos_lanes[kLanes];
     x.store_aligned(x_lanes);
     sin_x.store_aligned(sin_lanes);
     cos_x.store_aligned(cos_lanes);
     for (std::size_t k = 0; k < kLanes; ++k) {
       if (!(std::abs(x_lanes[k]) <= Ops::Constants::kFastRange)) {
-        sin_lanes[k] = static_cast<Real>(std::sin(static_cast<double>(x_lanes[k])));
-        cos_lanes[k] = static_cast<Real>(std::cos(static_cast<double>(x_lanes[k])));
+        sin_lanes[k] = factor * static_cast<Real>(std::sin(static_cast<double>(x_lanes[k])));
+        cos_lanes[k] = factor * static_cast<Real>(std::cos(static_cast<double>(x_lanes[k])));
       }
     }
     sin_x = Batch::load_aligned(sin_lanes);
@@ -213,25 +238,24 @@ struct SinCosArrayKernels {
   }
 
   static void ScaledCos(Real* values, std::size_t count, Real scale) {
-    const Batch factor(scale);
-    ForEachBatch(values, count, [&](std::size_t offset, std::size_t lanes, Batch, Batch cos_x) {
-      Put(values, offset, lanes, cos_x * factor);
-    });
+    ForEachBatch(values, count, scale,
+                 [&](std::size_t offset, std::size_t lanes, Batch, Batch cos_x) {
+                   Put(values, offset, lanes, cos_x);
+                 });
   }
 
   static void ScaledSin(Real* values, std::size_t count, Real scale) {
-    const Batch factor(scale);
-    ForEachBatch(values, count, [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch) {
-      Put(values, offset, lanes, sin_x * factor);
-    });
+    ForEachBatch(values, count, scale,
+                 [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch) {
+                   Put(values, offset, lanes, sin_x);
+                 });
   }
 
   static void ScaledSinCos(Real* arguments_then_sin, Real* cos_out, std::size_t count, Real scale) {
-    const Batch factor(scale);
-    ForEachBatch(arguments_then_sin, count,
+    ForEachBatch(arguments_then_sin, count, scale,
                  [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch cos_x) {
-                   Put(cos_out, offset, lanes, cos_x * factor);
-                   Put(arguments_then_sin, offset, lanes, sin_x * factor);
+                   Put(cos_out, offset, lanes, cos_x);
+                   Put(arguments_then_sin, offset, lanes, sin_x);
                  });
   }
 };
