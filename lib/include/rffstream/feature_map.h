@@ -51,8 +51,9 @@ class BasicFeatureMap {
   // A block of samples: `inputs` holds n rows of input_dimension() values,
   // `features` receives n rows of num_features() values (both row-major).
   // Rows share each load of the projection (a register-blocked matrix
-  // product, tiled so that the projection stays in cache), and the arguments
-  // go from registers into sin/cos. Each row equals Map() of that row exactly.
+  // product, tiled so that the projection stays in cache); sin/cos then run
+  // in place over each tile of the output. Each row equals Map() of that row
+  // exactly.
   // REQUIRES: inputs.size() == n · input_dimension(), features.size() == n · num_features().
   void MapBlock(std::span<const Real> inputs, std::span<Real> features) const noexcept;
 

@@ -18,12 +18,13 @@
 
 namespace rffstream::internal {
 
-// The fused feature-map step for frequencies first .. first + count - 1:
+// The feature-map step for frequencies first .. first + count - 1:
 //   a_i = offsets[i] + Σ_j x_j · transposed_projection[j · stride + i]
 //   cos_out[i - first] = scale·cos(a_i), sin_out[i - first] = scale·sin(a_i)
 // (either output may be null). The projection is stored input-major, so each
-// input contributes one vector operation per SIMD width of frequencies, and
-// the arguments go from registers straight into sin/cos: no temporaries.
+// input contributes one vector operation per SIMD width of frequencies. The
+// arguments are written into the output and replaced by sin/cos in place
+// while they are in L1: no other buffer.
 template <class Real>
 struct FeatureMapKernelArguments {
   const Real* transposed_projection;  // input_dimension rows of `stride` entries
