@@ -26,6 +26,8 @@
 #include "input_format.h"
 #include "line_reader.h"
 #include "model_flags.h"
+#include "parse_ahead.h"
+#include "parsed_line.h"
 #include "prediction_writer.h"
 #include "progress_table.h"
 #include "rffstream/rffstream.h"
@@ -152,13 +154,34 @@ class LearnRun {
   int Run(LineReader& reader, const std::string& input_name) {
     input_name_ = input_name;
     const bool has_header = absl::GetFlag(FLAGS_header);
-    while (std::optional<LineReader::Line> line = reader.Next()) {
+    // The lines that decide the parser are read here; the rest are read and
+    // parsed ahead on a thread of their own while this one learns.
+    while (parser_ == nullptr) {
+      std::optional<LineReader::Line> line = reader.Next();
+      if (!line.has_value()) break;
       ++line_number_;
       if (has_header && line_number_ == 1) {
         if (!line->too_long) header_ = SplitCsvHeader(line->text, InputDelimiter());
         continue;
       }
       if (std::optional<int> exit_code = HandleLine(*line)) return *exit_code;
+    }
+    if (parser_ != nullptr) {
+      ParseAhead parse_ahead(reader, *parser_, line_number_ + 1);
+      while (true) {
+        // About to wait for input: whoever reads the predictions of a live
+        // stream gets every one made so far.
+        if (!parse_ahead.Ready()) writer_.Flush();
+        const ParseAhead::Batch* batch = parse_ahead.Next();
+        if (batch == nullptr) break;
+        for (int i = 0; i < batch->size(); ++i) {
+          line_number_ = batch->line(i).line_number;
+          if (std::optional<int> exit_code =
+                  HandleParsed(batch->line(i), batch->inputs(i), batch->targets(i))) {
+            return *exit_code;
+          }
+        }
+      }
     }
     if (!reader.status().ok()) {
       std::fprintf(log_, "rffstream: %s: %s\n", input_name_.c_str(),
@@ -203,26 +226,19 @@ class LearnRun {
     }
   }
 
-  // nullopt to go on, or the exit code to stop with.
+  // A line read before the parser is set up. nullopt to go on, or the exit
+  // code to stop with.
   std::optional<int> HandleLine(const LineReader::Line& line) {
-    if (line.too_long) {
-      return Reject(absl::StrCat("line longer than ", absl::GetFlag(FLAGS_max_line_bytes),
-                                 " bytes (--max_line_bytes)"));
-    }
-    if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) {
-      EmitEmptyLine();
-      return std::nullopt;
-    }
-    if (parser_ == nullptr && InferLibsvmDimension() && !learner_.has_value()) {
-      // Hold the lines back until the warm-up window shows the dimension.
-      undecided_lines_.push_back({line_number_, std::string(line.text)});
-      if (static_cast<int>(undecided_lines_.size()) < kDimensionWarmUpLines) return std::nullopt;
-      return InferDimensionAndReplay();
-    }
-    if (parser_ == nullptr) {
+    if (parser_ == nullptr && !line.too_long && !IsBlankLine(line.text)) {
+      if (InferLibsvmDimension() && !learner_.has_value()) {
+        // Hold the lines back until the warm-up window shows the dimension.
+        undecided_lines_.push_back({line_number_, std::string(line.text)});
+        if (static_cast<int>(undecided_lines_.size()) < kDimensionWarmUpLines) return std::nullopt;
+        return InferDimensionAndReplay();
+      }
       if (std::optional<int> exit_code = StartParser(line.text)) return *exit_code;
     }
-    return ParseAndProcess(line.text);
+    return ParseAndHandle(line);
   }
 
   // Infers libsvm's dimension from the held-back lines, then handles them.
@@ -243,27 +259,55 @@ class LearnRun {
     undecided_lines_.clear();
     for (const auto& [number, text] : lines) {
       line_number_ = number;  // messages name the line's own number
-      if (std::optional<int> exit_code = ParseAndProcess(text)) return exit_code;
+      if (std::optional<int> exit_code = ParseAndHandle(LineReader::Line{text, false})) {
+        return exit_code;
+      }
     }
     line_number_ = current_line;
     return std::nullopt;
   }
 
-  std::optional<int> ParseAndProcess(std::string_view text) {
-    absl::StatusOr<bool> labelled = parser_->ParseTargets(text, inputs_, targets_);
-    if (!labelled.ok()) return Reject(std::string(labelled.status().message()));
-    if (*labelled && num_classes_ > 0) {
-      const double label = targets_[0];
+  // Parses a line on this thread (the parser exists, or the line gives no
+  // numbers) and handles it.
+  std::optional<int> ParseAndHandle(const LineReader::Line& line) {
+    ParsedLine parsed;
+    if (parser_ != nullptr) {
+      ParseLine(*parser_, line, inputs_, targets_, parsed);
+    } else {
+      parsed.kind = line.too_long ? ParsedLine::Kind::kTooLong : ParsedLine::Kind::kBlank;
+    }
+    return HandleParsed(parsed, inputs_, targets_);
+  }
+
+  // nullopt to go on, or the exit code to stop with.
+  std::optional<int> HandleParsed(const ParsedLine& parsed, std::span<const double> inputs,
+                                  std::span<const double> targets) {
+    switch (parsed.kind) {
+      case ParsedLine::Kind::kTooLong:
+        return Reject(absl::StrCat("line longer than ", absl::GetFlag(FLAGS_max_line_bytes),
+                                   " bytes (--max_line_bytes)"));
+      case ParsedLine::Kind::kBlank:
+        EmitEmptyLine();
+        return std::nullopt;
+      case ParsedLine::Kind::kMalformed:
+        return Reject(parsed.error);
+      case ParsedLine::Kind::kValues:
+        break;
+    }
+    if (parsed.labelled && num_classes_ > 0) {
+      const double label = targets[0];
       if (label != std::floor(label) || label < 0 || label >= num_classes_) {
         return Reject(absl::StrCat("class label ", label, " is not an integer in [0, ",
                                    num_classes_, ") (--classes)"));
       }
     }
     if (learner_.has_value()) {
-      Process(inputs_, *labelled, targets_);
+      Process(inputs, parsed.labelled, targets);
       return std::nullopt;
     }
-    pending_.push_back(PendingLine{line_number_, false, *labelled, inputs_, targets_});
+    pending_.push_back(PendingLine{line_number_, false, parsed.labelled,
+                                   std::vector<double>(inputs.begin(), inputs.end()),
+                                   std::vector<double>(targets.begin(), targets.end())});
     if (static_cast<int>(pending_.size()) >= warm_up_lines_) return StartLearner();
     return std::nullopt;
   }

@@ -1,9 +1,12 @@
 #include "line_reader.h"
 
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -15,8 +18,31 @@ constexpr std::size_t kMinimumBufferBytes = 1 << 16;
 
 LineReader::LineReader(int fd, std::size_t max_line_bytes)
     : fd_(fd),
+      cancel_fd_(::eventfd(0, EFD_CLOEXEC)),
       max_line_bytes_(max_line_bytes),
       buffer_(std::max(kMinimumBufferBytes, max_line_bytes + 2)) {}
+
+LineReader::~LineReader() {
+  if (cancel_fd_ >= 0) ::close(cancel_fd_);
+}
+
+void LineReader::Cancel() {
+  if (cancel_fd_ < 0) return;
+  const std::uint64_t one = 1;
+  // Adding 1 to an eventfd's counter fails only on overflow, after 2^64 - 2 calls.
+  [[maybe_unused]] const ssize_t written = ::write(cancel_fd_, &one, sizeof(one));
+}
+
+bool LineReader::WaitForInput() {
+  if (cancel_fd_ < 0) return true;  // no eventfd: reading cannot be cancelled
+  pollfd watched[2] = {{fd_, POLLIN, 0}, {cancel_fd_, POLLIN, 0}};
+  while (::poll(watched, 2, -1) < 0) {
+    if (errno != EINTR) return true;  // let read() report the problem
+  }
+  if (watched[1].revents == 0) return true;
+  status_ = absl::CancelledError("reading was stopped");
+  return false;
+}
 
 bool LineReader::Fill() {
   if (at_end_) return false;
@@ -25,7 +51,7 @@ bool LineReader::Fill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  while (true) {
+  while (WaitForInput()) {
     const ssize_t got = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
     if (got > 0) {
       end_ += static_cast<std::size_t>(got);
@@ -33,30 +59,38 @@ bool LineReader::Fill() {
     }
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) status_ = absl::DataLossError(absl::StrCat("read error: ", std::strerror(errno)));
-    at_end_ = true;
-    return false;
+    break;
   }
+  at_end_ = true;
+  return false;
+}
+
+LineReader::Line LineReader::TakeLineEndingAt(const char* newline, bool discarding) {
+  const std::size_t position = static_cast<std::size_t>(newline - buffer_.data());
+  const std::size_t length = position - begin_;
+  const char* text = buffer_.data() + begin_;
+  begin_ = position + 1;
+  if (discarding || length > max_line_bytes_) return Line{{}, true};
+  return Line{std::string_view(text, length), false};
+}
+
+std::optional<LineReader::Line> LineReader::NextBuffered() {
+  const char* newline =
+      static_cast<const char*>(std::memchr(buffer_.data() + begin_, '\n', end_ - begin_));
+  if (newline == nullptr) return std::nullopt;
+  return TakeLineEndingAt(newline, /*discarding=*/false);
 }
 
 std::optional<LineReader::Line> LineReader::Next() {
-  std::size_t scanned = begin_;
+  if (std::optional<Line> line = NextBuffered()) return line;
   bool discarding = false;  // inside an over-long line, looking for its end
   while (true) {
-    const char* newline = static_cast<const char*>(
-        std::memchr(buffer_.data() + scanned, '\n', end_ - scanned));
-    if (newline != nullptr) {
-      const std::size_t position = static_cast<std::size_t>(newline - buffer_.data());
-      const std::size_t length = position - begin_;
-      begin_ = position + 1;
-      if (discarding || length > max_line_bytes_) return Line{{}, true};
-      return Line{std::string_view(buffer_.data() + position - length, length), false};
-    }
+    // [begin_, end_) holds no newline here.
     if (discarding || end_ - begin_ > max_line_bytes_) {
       discarding = true;
       begin_ = end_;  // drop what we have of the over-long line
     }
-    scanned = end_;
-    const std::size_t pending = end_ - begin_;
+    const std::size_t searched = end_ - begin_;
     if (!Fill()) {
       if (discarding) return Line{{}, true};
       if (end_ == begin_ || !status_.ok()) return std::nullopt;
@@ -64,7 +98,9 @@ std::optional<LineReader::Line> LineReader::Next() {
       begin_ = end_;
       return Line{last, false};
     }
-    scanned = begin_ + pending;  // Fill() may have moved the buffer
+    const char* newline = static_cast<const char*>(
+        std::memchr(buffer_.data() + begin_ + searched, '\n', end_ - begin_ - searched));
+    if (newline != nullptr) return TakeLineEndingAt(newline, discarding);
   }
 }
 

@@ -2,7 +2,7 @@
 //
 // Buffered line reading from a file descriptor with a bound on line length: an
 // over-long line is reported (and skipped up to its newline) instead of growing
-// memory without limit.
+// memory without limit. Another thread may stop a reader that waits for input.
 #ifndef RFFSTREAM_APPS_LINE_READER_H_
 #define RFFSTREAM_APPS_LINE_READER_H_
 
@@ -25,19 +25,37 @@ class LineReader {
   };
 
   LineReader(int fd, std::size_t max_line_bytes);
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+  ~LineReader();
 
-  // The next line, or nullopt at the end of input or on a read error (then
-  // status() says which). A last line without '\n' is still a line.
+  // The next line, or nullopt at the end of input, on a read error or after
+  // Cancel() (then status() says which). A last line without '\n' is still a
+  // line.
   std::optional<Line> Next();
+
+  // The next line if the buffer already holds all of it, else nullopt: a
+  // caller that must not wait for input asks this first.
+  std::optional<Line> NextBuffered();
+
+  // Makes a Next() that waits for input, and every later one, return nullopt
+  // with a Cancelled status. Safe to call from any thread.
+  void Cancel();
 
   const absl::Status& status() const { return status_; }
   std::size_t max_line_bytes() const { return max_line_bytes_; }
 
  private:
-  // Appends what read() gives to the buffer; false at end of input or error.
+  // Appends what read() gives to the buffer; false at end of input, on an
+  // error or once cancelled.
   bool Fill();
+  // Waits until the input is readable; false once cancelled.
+  bool WaitForInput();
+  // Consumes the buffered line that ends at `newline`.
+  Line TakeLineEndingAt(const char* newline, bool discarding);
 
   int fd_;
+  int cancel_fd_;  // an eventfd, readable once Cancel() ran
   std::size_t max_line_bytes_;
   std::vector<char> buffer_;
   std::size_t begin_ = 0;  // first unread byte

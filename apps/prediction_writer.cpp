@@ -46,6 +46,10 @@ void PredictionWriter::WriteEmptyLine() {
   if (file_ != nullptr) std::fputc('\n', file_);
 }
 
+void PredictionWriter::Flush() {
+  if (file_ != nullptr) std::fflush(file_);
+}
+
 absl::Status PredictionWriter::Close() {
   if (file_ == nullptr) return absl::OkStatus();
   const bool failed = std::fflush(file_) != 0 || std::ferror(file_) != 0;

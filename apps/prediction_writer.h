@@ -33,6 +33,8 @@ class PredictionWriter {
   }
   // The line for an input line that gave no prediction (blank or rejected).
   void WriteEmptyLine();
+  // Hands what is buffered to the file now (write errors surface in Close()).
+  void Flush();
   // Flushes (and closes a file); reports the first write error.
   [[nodiscard]] absl::Status Close();
 

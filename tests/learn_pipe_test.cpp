@@ -1,0 +1,167 @@
+// `rffstream learn` fed through a pipe that stays open, as a live stream is:
+// the built binary as a child process, its standard input and output real
+// pipes. Every read from the child times out instead of hanging the test.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/temp_dir.h"
+
+extern char** environ;
+
+namespace {
+
+constexpr int kTimeoutMilliseconds = 10000;
+
+using rffstream::testing::TempDir;
+
+class PipedLearn {
+ public:
+  explicit PipedLearn(std::vector<std::string> arguments) : log_(dir_.File("stderr")) {
+    int input[2], output[2];
+    REQUIRE(::pipe2(input, O_CLOEXEC) == 0);
+    REQUIRE(::pipe2(output, O_CLOEXEC) == 0);
+    std::vector<std::string> argv = {RFFSTREAM_APP_PATH, "learn", "--quiet"};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    std::vector<char*> pointers;
+    for (std::string& argument : argv) pointers.push_back(argument.data());
+    pointers.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, input[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, output[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(posix_spawn(&pid_, pointers[0], &actions, nullptr, pointers.data(), environ) == 0);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(input[0]);
+    ::close(output[1]);
+    to_child_ = input[1];
+    from_child_ = output[0];
+  }
+
+  ~PipedLearn() {
+    CloseInput();
+    if (from_child_ >= 0) ::close(from_child_);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  void Write(const std::string& text) {
+    REQUIRE(::write(to_child_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  }
+
+  void CloseInput() {
+    if (to_child_ >= 0) ::close(to_child_);
+    to_child_ = -1;
+  }
+
+  // The next line the child writes, or nullopt if none comes within the timeout.
+  std::optional<std::string> ReadLine() {
+    while (true) {
+      if (const std::size_t end = received_.find('\n'); end != std::string::npos) {
+        std::string line = received_.substr(0, end);
+        received_.erase(0, end + 1);
+        return line;
+      }
+      pollfd readable = {from_child_, POLLIN, 0};
+      if (::poll(&readable, 1, kTimeoutMilliseconds) != 1) return std::nullopt;
+      char chunk[4096];
+      const ssize_t got = ::read(from_child_, chunk, sizeof(chunk));
+      if (got <= 0) return std::nullopt;
+      received_.append(chunk, static_cast<std::size_t>(got));
+    }
+  }
+
+  std::string Log() const {
+    std::ifstream file(log_);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+  }
+
+  // The exit code, or -1 if the child did not exit within the timeout.
+  int Wait() {
+    for (int waited = 0; waited < kTimeoutMilliseconds; waited += 10) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+
+ private:
+  TempDir dir_;
+  std::string log_;
+  pid_t pid_ = -1;
+  int to_child_ = -1;
+  int from_child_ = -1;
+  std::string received_;
+};
+
+std::string DataLine(int t) {
+  const double a = std::sin(0.1 * t), b = std::cos(0.07 * t);
+  return std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(a * b) + "\n";
+}
+
+bool IsNumber(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0';
+}
+
+TEST_CASE("learn answers each line of a live stream before the next one arrives", "[app][pipe]") {
+  // The standardization window (--standardize, default 100 lines) holds the
+  // first predictions back; after it, every line is answered on its own.
+  PipedLearn learn({"--predictions=-", "--features=32", "--standardize=10"});
+  std::string warm_up;
+  for (int t = 0; t < 10; ++t) warm_up += DataLine(t);
+  learn.Write(warm_up);
+  for (int t = 0; t < 10; ++t) {
+    const std::optional<std::string> line = learn.ReadLine();
+    REQUIRE(line.has_value());
+    CHECK(IsNumber(*line));
+  }
+  for (int t = 10; t < 40; ++t) {
+    learn.Write(t == 20 ? "not,a,number\n" : DataLine(t));
+    const std::optional<std::string> line = learn.ReadLine();
+    REQUIRE(line.has_value());  // answered while the input is still open
+    CHECK(IsNumber(*line) == (t != 20));
+  }
+  learn.CloseInput();
+  CHECK(!learn.ReadLine().has_value());  // nothing more than one line per line
+  CHECK(learn.Wait() == 0);
+  CHECK(learn.Log().find("line 21: field 1: 'not' is not a number (skipped)") != std::string::npos);
+}
+
+TEST_CASE("learn --strict stops at a malformed line of an open stream", "[app][pipe][errors]") {
+  PipedLearn learn({"--predictions=-", "--features=16", "--standardize=0", "--strict"});
+  std::string lines;
+  for (int t = 0; t < 300; ++t) lines += DataLine(t);
+  learn.Write(lines + "1,2,x\n" + DataLine(301));
+  // The input stays open: the reading thread is stopped, not waited for.
+  CHECK(learn.Wait() == 3);
+  int answered = 0;
+  while (learn.ReadLine().has_value()) ++answered;
+  CHECK(answered == 300);
+  CHECK(learn.Log().find("line 301: field 3: 'x' is not a number") != std::string::npos);
+}
+
+}  // namespace
