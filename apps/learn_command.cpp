@@ -11,7 +11,6 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <utility>
 #include <string>
 #include <vector>
@@ -142,6 +141,7 @@ class LearnRun {
   // metrics too; predicting scores only the new lines.
   void Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
     learner_.emplace(std::move(checkpoint.learner));
+    feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
     if (mode_ == RunMode::kLearn && num_classes_ == 0) {
       metrics_ = checkpoint.metrics;
       progress_.ContinueFrom(metrics_);
@@ -167,21 +167,25 @@ class LearnRun {
       if (std::optional<int> exit_code = HandleLine(*line)) return *exit_code;
     }
     if (parser_ != nullptr) {
-      ParseAhead parse_ahead(reader, *parser_, line_number_ + 1);
+      ParseAhead<Real> parse_ahead(reader, *parser_, line_number_ + 1);
+      parse_ahead_ = &parse_ahead;
+      if (learner_.has_value()) parse_ahead.MapWith(*learner_);
       while (true) {
         // About to wait for input: whoever reads the predictions of a live
         // stream gets every one made so far.
         if (!parse_ahead.Ready()) writer_.Flush();
-        const ParseAhead::Batch* batch = parse_ahead.Next();
+        const typename ParseAhead<Real>::Batch* batch = parse_ahead.Next();
         if (batch == nullptr) break;
         for (int i = 0; i < batch->size(); ++i) {
           line_number_ = batch->line(i).line_number;
-          if (std::optional<int> exit_code =
-                  HandleParsed(batch->line(i), batch->inputs(i), batch->targets(i))) {
+          if (std::optional<int> exit_code = HandleParsed(batch->line(i), batch->inputs(i),
+                                                          batch->feature_row(i), batch->targets(i))) {
+            parse_ahead_ = nullptr;
             return *exit_code;
           }
         }
       }
+      parse_ahead_ = nullptr;
     }
     if (!reader.status().ok()) {
       std::fprintf(log_, "rffstream: %s: %s\n", input_name_.c_str(),
@@ -276,11 +280,13 @@ class LearnRun {
     } else {
       parsed.kind = line.too_long ? ParsedLine::Kind::kTooLong : ParsedLine::Kind::kBlank;
     }
-    return HandleParsed(parsed, inputs_, targets_);
+    return HandleParsed(parsed, inputs_, {}, targets_);
   }
 
-  // nullopt to go on, or the exit code to stop with.
+  // `feature_row` is the line's, or empty if it was not mapped yet. nullopt
+  // to go on, or the exit code to stop with.
   std::optional<int> HandleParsed(const ParsedLine& parsed, std::span<const double> inputs,
+                                  std::span<const Real> feature_row,
                                   std::span<const double> targets) {
     switch (parsed.kind) {
       case ParsedLine::Kind::kTooLong:
@@ -302,7 +308,7 @@ class LearnRun {
       }
     }
     if (learner_.has_value()) {
-      Process(inputs, parsed.labelled, targets);
+      Process(inputs, feature_row, parsed.labelled, targets);
       return std::nullopt;
     }
     pending_.push_back(PendingLine{line_number_, false, parsed.labelled,
@@ -378,11 +384,13 @@ class LearnRun {
       return kExitUsageError;
     }
     learner_.emplace(*std::move(learner));
+    if (parse_ahead_ != nullptr) parse_ahead_->MapWith(*learner_);
+    feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
     for (const PendingLine& pending : pending_) {
       if (pending.rejected) {
         writer_.WriteEmptyLine();
       } else {
-        Process(pending.inputs, pending.labelled, pending.targets);
+        Process(pending.inputs, {}, pending.labelled, pending.targets);
       }
     }
     pending_.clear();
@@ -411,17 +419,19 @@ class LearnRun {
     }
   }
 
-  void Process(std::span<const double> parsed, bool labelled, std::span<const double> targets) {
-    std::span<const Real> inputs;
-    if constexpr (std::is_same_v<Real, double>) {
-      inputs = parsed;
-    } else {
+  // Predicts (and learns from a labelled line) given the line's numbers and,
+  // when the reading thread has mapped it already, its feature row.
+  void Process(std::span<const double> parsed, std::span<const Real> mapped_row, bool labelled,
+               std::span<const double> targets) {
+    std::span<const Real> row = mapped_row;
+    if (row.empty()) {
       std::copy(parsed.begin(), parsed.end(), converted_inputs_.begin());
-      inputs = converted_inputs_;
+      learner_->MapRow(converted_inputs_, feature_row_);
+      row = feature_row_;
     }
     if (labelled) SetRealTargets(targets);
     if (labelled && block_size_ > 1) {
-      block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
+      block_rows_.insert(block_rows_.end(), row.begin(), row.end());
       block_targets_.insert(block_targets_.end(), real_targets_.begin(), real_targets_.end());
       block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
       if (static_cast<int>(block_labels_.size()) == block_size_ * parser_->num_targets()) {
@@ -432,19 +442,19 @@ class LearnRun {
     FlushBlock();  // output stays in input order
     if (!labelled) ++predicted_only_;
     if (with_variance_) {
-      const auto [prediction, variance] = learner_->PredictWithVariance(inputs);
+      const auto [prediction, variance] = learner_->PredictRowWithVariance(row);
       writer_.WriteValues({static_cast<double>(prediction), static_cast<double>(variance)});
       if (labelled) {
-        if (mode_ == RunMode::kLearn) learner_->Learn(inputs, real_targets_[0]);
+        if (mode_ == RunMode::kLearn) learner_->LearnRowOutputs(row, real_targets_, priors_);
         priors_[0] = prediction;
         Score(priors_, targets);
       }
       return;
     }
     if (labelled && mode_ == RunMode::kLearn) {
-      learner_->LearnOutputs(inputs, real_targets_, priors_);
+      learner_->LearnRowOutputs(row, real_targets_, priors_);
     } else {
-      learner_->PredictOutputs(inputs, priors_);
+      learner_->PredictRowOutputs(row, priors_);
     }
     WriteOutput(priors_);
     if (labelled) Score(priors_, targets);
@@ -484,13 +494,13 @@ class LearnRun {
     const std::size_t outputs = static_cast<std::size_t>(num_outputs_);
     const std::size_t labels = static_cast<std::size_t>(parser_->num_targets());
     block_priors_.resize(block_targets_.size());
-    learner_->LearnBlock(block_inputs_, block_targets_, block_priors_);
+    learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
     for (std::size_t s = 0; s * outputs < block_priors_.size(); ++s) {
       const std::span<const Real> priors = std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
       WriteOutput(priors);
       Score(priors, std::span<const double>(block_labels_).subspan(s * labels, labels));
     }
-    block_inputs_.clear();
+    block_rows_.clear();
     block_targets_.clear();
     block_labels_.clear();
   }
@@ -534,6 +544,7 @@ class LearnRun {
   std::vector<std::string> header_;
   std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
+  ParseAhead<Real>* parse_ahead_ = nullptr;  // while lines come from the reading thread
   std::vector<PendingLine> pending_;
   // libsvm lines held back while the dimension is inferred: number, text.
   std::vector<std::pair<std::int64_t, std::string>> undecided_lines_;
@@ -547,12 +558,13 @@ class LearnRun {
   // Per-line buffers, sized once.
   std::vector<double> inputs_;
   std::vector<double> targets_;
-  std::vector<Real> converted_inputs_;  // the inputs in Real, when Real is not double
+  std::vector<Real> converted_inputs_;  // the inputs in Real
+  std::vector<Real> feature_row_;       // of a line the reading thread did not map
   std::vector<Real> real_targets_;
   std::vector<Real> priors_;
   std::vector<double> output_values_;
-  // Labelled lines waiting for a full block: inputs, model targets, labels.
-  std::vector<Real> block_inputs_;
+  // Labelled lines waiting for a full block: feature rows, model targets, labels.
+  std::vector<Real> block_rows_;
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<Real> block_priors_;

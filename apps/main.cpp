@@ -81,9 +81,13 @@ int main(int argc, char** argv) {
   // A closed output pipe shows up as a write error, not a silent death.
   std::signal(SIGPIPE, SIG_IGN);
   // Block updates (--block) allocate Eigen's product buffers for every block.
-  // glibc would give the top of the heap back to the kernel after each block
-  // and fault it in again for the next one (9 page faults a block, 13 % of
-  // `learn --block=64` at D=256); the process keeps up to 256 MiB instead.
+  // By default glibc maps the larger ones afresh and gives the top of the
+  // heap back to the kernel after each block, faulting the pages in again for
+  // the next (9 to 170 page faults a block; 13 % of `learn --block=64
+  // --precision=float32` at D=256, 40 % in float64). Keep them: buffers up to
+  // 32 MiB come from the heap, and up to 256 MiB of free heap stays mapped.
+  // (Setting either turns off glibc's own adaptation of the other.)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   const std::string_view command = positional[1];
   if (command == "learn") return rffstream::app::RunLearnCommand();

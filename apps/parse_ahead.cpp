@@ -1,21 +1,28 @@
 #include "parse_ahead.h"
 
+#include <algorithm>
+
 namespace rffstream::app {
 
-ParseAhead::ParseAhead(LineReader& reader, const LineParser& parser,
-                       std::int64_t first_line_number)
-    : reader_(reader), parser_(parser), next_line_number_(first_line_number) {
+template <class Real>
+ParseAhead<Real>::ParseAhead(LineReader& reader, const LineParser& parser,
+                             std::int64_t first_line_number)
+    : reader_(reader),
+      parser_(parser),
+      next_line_number_(first_line_number),
+      converted_inputs_(static_cast<std::size_t>(parser.num_inputs())) {
   for (Batch& batch : batches_) {
     batch.num_inputs_ = parser.num_inputs();
     batch.num_targets_ = parser.num_targets();
-    batch.lines_.resize(kLinesPerBatch);
-    batch.inputs_.resize(static_cast<std::size_t>(kLinesPerBatch) * parser.num_inputs());
-    batch.targets_.resize(static_cast<std::size_t>(kLinesPerBatch) * parser.num_targets());
+    batch.lines_.resize(kMaxLinesPerBatch);
+    batch.inputs_.resize(static_cast<std::size_t>(kMaxLinesPerBatch) * parser.num_inputs());
+    batch.targets_.resize(static_cast<std::size_t>(kMaxLinesPerBatch) * parser.num_targets());
   }
   reading_thread_ = std::thread([this] { ReadAll(); });
 }
 
-ParseAhead::~ParseAhead() {
+template <class Real>
+ParseAhead<Real>::~ParseAhead() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -25,23 +32,46 @@ ParseAhead::~ParseAhead() {
   reading_thread_.join();
 }
 
-bool ParseAhead::Fill(Batch& batch) {
+template <class Real>
+void ParseAhead<Real>::MapWith(const BasicLearner<Real>& learner) {
+  mapper_.store(&learner, std::memory_order_release);
+}
+
+template <class Real>
+bool ParseAhead<Real>::Fill(Batch& batch) {
+  const BasicLearner<Real>* mapper = mapper_.load(std::memory_order_acquire);
+  int capacity = kMaxLinesPerBatch;
+  batch.row_length_ = 0;
+  if (mapper != nullptr) {
+    batch.row_length_ = mapper->row_length();
+    const std::size_t row_bytes = sizeof(Real) * static_cast<std::size_t>(batch.row_length_);
+    capacity = std::clamp(static_cast<int>(kFeatureRowBytesPerBatch / row_bytes),
+                          kMinLinesPerBatch, kMaxLinesPerBatch);
+    batch.feature_rows_.resize(static_cast<std::size_t>(capacity) * batch.row_length_);
+  }
+  const std::span<double> inputs(batch.inputs_), targets(batch.targets_);
+  const std::span<Real> feature_rows(batch.feature_rows_);
   batch.size_ = 0;
-  while (batch.size_ < kLinesPerBatch) {
+  while (batch.size_ < capacity) {
     // Only the first line may wait for input: a partial batch goes out rather
     // than keep its lines from the learner.
     std::optional<LineReader::Line> line = batch.size_ == 0 ? reader_.Next() : reader_.NextBuffered();
     if (!line.has_value()) break;
     const int i = batch.size_++;
     ParsedLine& parsed = batch.lines_[static_cast<std::size_t>(i)];
-    ParseLine(parser_, *line, batch.MutableRow(batch.inputs_, batch.num_inputs_, i),
-              batch.MutableRow(batch.targets_, batch.num_targets_, i), parsed);
+    const std::span<double> x = Batch::Row(inputs, batch.num_inputs_, i);
+    ParseLine(parser_, *line, x, Batch::Row(targets, batch.num_targets_, i), parsed);
     parsed.line_number = next_line_number_++;
+    if (mapper != nullptr && parsed.kind == ParsedLine::Kind::kValues) {
+      std::copy(x.begin(), x.end(), converted_inputs_.begin());
+      mapper->MapRow(converted_inputs_, Batch::Row(feature_rows, batch.row_length_, i));
+    }
   }
   return batch.size_ > 0;
 }
 
-void ParseAhead::ReadAll() {
+template <class Real>
+void ParseAhead<Real>::ReadAll() {
   for (std::int64_t index = 0;; ++index) {
     {
       std::unique_lock lock(mutex_);
@@ -62,12 +92,14 @@ void ParseAhead::ReadAll() {
   }
 }
 
-bool ParseAhead::Ready() {
+template <class Real>
+bool ParseAhead<Real>::Ready() {
   std::lock_guard lock(mutex_);
   return input_ended_ || produced_ > released_ + (holding_ ? 1 : 0);
 }
 
-const ParseAhead::Batch* ParseAhead::Next() {
+template <class Real>
+const typename ParseAhead<Real>::Batch* ParseAhead<Real>::Next() {
   std::unique_lock lock(mutex_);
   if (holding_) {
     holding_ = false;
@@ -79,5 +111,8 @@ const ParseAhead::Batch* ParseAhead::Next() {
   holding_ = true;
   return &batches_[released_ % kBatches];
 }
+
+template class ParseAhead<float>;
+template class ParseAhead<double>;
 
 }  // namespace rffstream::app

@@ -1,15 +1,17 @@
 // File: apps/parse_ahead.h
 //
 // Reads and parses input lines on a thread of its own, ahead of the thread
-// that learns, so that parsing and learning overlap (on two cores the input's
-// throughput is that of the slower of the two, not of their sum). Lines come
-// in batches, in input order. A batch is handed over when it is full or when
-// no further line is ready, so a live stream's lines are never held back
-// waiting for more input.
+// that learns, so that the two overlap: on two cores the stream moves at the
+// speed of the slower one, not of both in turn. Once the learner exists
+// (MapWith), the reading thread also maps each sample to its feature row, so
+// the learning thread is left with the RLS update alone. Lines come in
+// batches, in input order. A batch is handed over when it is full or when no
+// further line is ready, so a live stream's lines never wait for more input.
 #ifndef RFFSTREAM_APPS_PARSE_AHEAD_H_
 #define RFFSTREAM_APPS_PARSE_AHEAD_H_
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -19,34 +21,45 @@
 
 #include "line_reader.h"
 #include "parsed_line.h"
+#include "rffstream/learner.h"
 #include "rffstream/line_parser.h"
 
 namespace rffstream::app {
 
+template <class Real>
 class ParseAhead {
  public:
   class Batch {
    public:
     int size() const { return size_; }
     const ParsedLine& line(int i) const { return lines_[static_cast<std::size_t>(i)]; }
-    std::span<const double> inputs(int i) const { return Row(inputs_, num_inputs_, i); }
-    std::span<const double> targets(int i) const { return Row(targets_, num_targets_, i); }
+    std::span<const double> inputs(int i) const {
+      return Row(std::span<const double>(inputs_), num_inputs_, i);
+    }
+    std::span<const double> targets(int i) const {
+      return Row(std::span<const double>(targets_), num_targets_, i);
+    }
+    // The feature row of a kValues line, or empty when the batch was read
+    // before MapWith().
+    std::span<const Real> feature_row(int i) const {
+      return Row(std::span<const Real>(feature_rows_), row_length_, i);
+    }
 
    private:
     friend class ParseAhead;
-    static std::span<const double> Row(const std::vector<double>& values, int width, int i) {
-      return std::span<const double>(values).subspan(static_cast<std::size_t>(i) * width, width);
-    }
-    std::span<double> MutableRow(std::vector<double>& values, int width, int i) {
-      return std::span<double>(values).subspan(static_cast<std::size_t>(i) * width, width);
+    template <class T>
+    static std::span<T> Row(std::span<T> values, int width, int i) {
+      return values.subspan(static_cast<std::size_t>(i) * width, width);
     }
 
     int size_ = 0;
     int num_inputs_ = 0;
     int num_targets_ = 0;
+    int row_length_ = 0;  // 0 while not mapped
     std::vector<ParsedLine> lines_;
     std::vector<double> inputs_;
     std::vector<double> targets_;
+    std::vector<Real> feature_rows_;
   };
 
   // Starts reading `reader` with `parser` (both used only by the reading
@@ -59,6 +72,11 @@ class ParseAhead {
   // waits for the reading thread.
   ~ParseAhead();
 
+  // From the next batch on, lines also come with their feature rows, mapped
+  // by `learner` (which must outlive this object; only its const MapRow()
+  // runs on the reading thread).
+  void MapWith(const BasicLearner<Real>& learner);
+
   // True when Next() will not wait.
   bool Ready();
   // The next batch, valid until the next call; nullptr at the end of input,
@@ -67,7 +85,11 @@ class ParseAhead {
 
  private:
   static constexpr int kBatches = 4;
-  static constexpr int kLinesPerBatch = 256;
+  static constexpr int kMaxLinesPerBatch = 256;
+  // Feature rows are large for large D: a batch holds about this many bytes
+  // of them, and at least kMinLinesPerBatch rows.
+  static constexpr std::size_t kFeatureRowBytesPerBatch = 256 << 10;
+  static constexpr int kMinLinesPerBatch = 8;
 
   void ReadAll();
   // Fills `batch`; false when the input ended before its first line.
@@ -77,6 +99,8 @@ class ParseAhead {
   const LineParser& parser_;
   std::int64_t next_line_number_;
   std::array<Batch, kBatches> batches_;
+  std::atomic<const BasicLearner<Real>*> mapper_ = nullptr;
+  std::vector<Real> converted_inputs_;  // the reading thread's x in Real
 
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -87,6 +111,9 @@ class ParseAhead {
   bool stopping_ = false;
   std::thread reading_thread_;  // last: starts once the rest is set up
 };
+
+extern template class ParseAhead<float>;
+extern template class ParseAhead<double>;
 
 }  // namespace rffstream::app
 

@@ -186,12 +186,63 @@ TEST_CASE("Several outputs equal separate learners that share the features", "[l
       }
     }
     INFO("forgetting " << forgetting);
+    CHECK(blocked->samples_learned() == joint->samples_learned());  // samples, not targets
     double predictions[3];
     joint->PredictOutputs(stream.inputs[5], predictions);
     for (int output = 0; output < 3; ++output) {
       CHECK(predictions[output] == Approx(separate[output].Predict(stream.inputs[5])).margin(1e-10));
       const std::span<const double> a = joint->weights(output), b = blocked->weights(output);
       for (size_t i = 0; i < a.size(); ++i) CHECK(b[i] == Approx(a[i]).margin(1e-8));
+    }
+  }
+}
+
+TEST_CASE("Feature rows mapped apart give the same model as learning from inputs",
+          "[learner][rows]") {
+  for (bool intercept : {true, false}) {
+    LearnerConfig config = TestConfig(FeatureMapKind::kPair, intercept);
+    config.num_outputs = 2;
+    absl::StatusOr<Learner> direct = Learner::Create(config);
+    absl::StatusOr<Learner> from_rows = Learner::Create(config);
+    absl::StatusOr<Learner> blocked = Learner::Create(config);
+    REQUIRE(direct.ok());
+    REQUIRE(from_rows->row_length() == 64 + (intercept ? 1 : 0));
+    const Stream stream = MakeStream(300, 5);
+    std::vector<double> row(static_cast<std::size_t>(from_rows->row_length()));
+    std::vector<double> block_rows, block_targets;
+    for (size_t t = 0; t < stream.targets.size(); ++t) {
+      const double targets[2] = {stream.targets[t], -2 * stream.targets[t]};
+      double priors[2], row_priors[2], predictions[2], row_predictions[2];
+      // Mapped by a const Learner, as a reading thread does.
+      static_cast<const Learner&>(*blocked).MapRow(stream.inputs[t], row);
+      direct->PredictOutputs(stream.inputs[t], predictions);
+      from_rows->PredictRowOutputs(row, row_predictions);
+      direct->LearnOutputs(stream.inputs[t], targets, priors);
+      from_rows->LearnRowOutputs(row, targets, row_priors);
+      for (int output = 0; output < 2; ++output) {
+        CHECK(row_priors[output] == priors[output]);  // the same arithmetic
+        CHECK(row_predictions[output] == Approx(predictions[output]).margin(1e-12));
+      }
+      CHECK(from_rows->PredictRowWithVariance(row).variance ==
+            direct->PredictWithVariance(stream.inputs[t]).variance);
+      block_rows.insert(block_rows.end(), row.begin(), row.end());
+      block_targets.insert(block_targets.end(), targets, targets + 2);
+      if (block_targets.size() == 2 * 50) {
+        std::vector<double> block_priors(block_targets.size());
+        blocked->LearnRowBlock(block_rows, block_targets, block_priors);
+        block_rows.clear();
+        block_targets.clear();
+      }
+    }
+    CHECK(from_rows->samples_learned() == 300);
+    CHECK(blocked->samples_learned() == 300);
+    for (int output = 0; output < 2; ++output) {
+      const std::span<const double> a = direct->weights(output), b = from_rows->weights(output),
+                                    c = blocked->weights(output);
+      for (size_t i = 0; i < a.size(); ++i) {
+        CHECK(b[i] == a[i]);
+        CHECK(c[i] == Approx(a[i]).margin(1e-8));
+      }
     }
   }
 }

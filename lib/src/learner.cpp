@@ -68,42 +68,74 @@ Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) noexcept {
 }
 
 template <class Real>
+void BasicLearner<Real>::MapRow(std::span<const Real> x, std::span<Real> row) const noexcept {
+  const int num_features = feature_map_.num_features();
+  feature_map_.Map(x, row.first(num_features));
+  if (config_.intercept) row[num_features] = Real{1};
+}
+
+template <class Real>
+void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
+                                           std::span<Real> predictions) const noexcept {
+  for (std::size_t output = 0; output < predictions.size(); ++output) {
+    predictions[output] = rls_.Predict(row, static_cast<int>(output));
+  }
+}
+
+template <class Real>
 void BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
                                       std::span<Real> priors) noexcept {
-  // features_ keeps its trailing intercept entry 1 from construction.
-  feature_map_.Map(x, std::span<Real>(features_).first(feature_map_.num_features()));
+  MapRow(x, features_);
+  LearnRowOutputs(features_, targets, priors);
+}
+
+template <class Real>
+void BasicLearner<Real>::LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
+                                         std::span<Real> priors) noexcept {
   ++samples_learned_;
-  rls_.LearnOutputs(features_, targets, priors);
+  rls_.LearnOutputs(row, targets, priors);
 }
 
 template <class Real>
 void BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                                     std::span<Real> priors) {
-  const std::size_t k = targets.size();
+  const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
   const std::size_t num_features = static_cast<std::size_t>(feature_map_.num_features());
   const std::size_t row_length = static_cast<std::size_t>(rls_.dimension());
   block_features_.resize(k * num_features);
   feature_map_.MapBlock(inputs, block_features_);
-  std::span<const Real> rows = block_features_;
-  if (config_.intercept) {
-    block_rows_.resize(k * row_length);
-    for (std::size_t s = 0; s < k; ++s) {
-      std::copy_n(block_features_.begin() + s * num_features, num_features,
-                  block_rows_.begin() + s * row_length);
-      block_rows_[s * row_length + num_features] = Real{1};
-    }
-    rows = block_rows_;
+  if (!config_.intercept) {
+    LearnRowBlock(block_features_, targets, priors);
+    return;
   }
+  block_rows_.resize(k * row_length);
+  for (std::size_t s = 0; s < k; ++s) {
+    std::copy_n(block_features_.begin() + s * num_features, num_features,
+                block_rows_.begin() + s * row_length);
+    block_rows_[s * row_length + num_features] = Real{1};
+  }
+  LearnRowBlock(block_rows_, targets, priors);
+}
+
+template <class Real>
+void BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
+                                       std::span<Real> priors) {
   rls_.LearnBlock(rows, targets, priors);
-  samples_learned_ += static_cast<std::int64_t>(k);
+  samples_learned_ += static_cast<std::int64_t>(targets.size()) / config_.num_outputs;
 }
 
 template <class Real>
 typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictWithVariance(
     std::span<const Real> x) noexcept {
-  feature_map_.Map(x, std::span<Real>(features_).first(feature_map_.num_features()));
+  MapRow(x, features_);
+  return PredictRowWithVariance(features_);
+}
+
+template <class Real>
+typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictRowWithVariance(
+    std::span<const Real> row) const noexcept {
   const Real noise = rls_.NoiseVarianceEstimate();
-  return {rls_.Predict(features_), noise * (1 + rls_.CovarianceQuadraticForm(features_))};
+  return {rls_.Predict(row), noise * (1 + rls_.CovarianceQuadraticForm(row))};
 }
 
 template class BasicLearner<float>;

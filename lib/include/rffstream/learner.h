@@ -75,6 +75,21 @@ class BasicLearner {
   void LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                   std::span<Real> priors);
 
+  // Splitting a sample's work across threads. Its feature row is z(x)
+  // followed by the intercept's 1 when enabled: row_length() values. MapRow()
+  // only reads the feature map, which never changes after Create(), so it may
+  // run on any thread while another one learns (a reader thread mapping the
+  // next samples, say); the *Row methods then do from the row what their
+  // counterparts above do from x, with the same results. REQUIRES:
+  // row.size() == row_length(); rows holds k rows of row_length() values.
+  int row_length() const { return rls_.dimension(); }
+  void MapRow(std::span<const Real> x, std::span<Real> row) const noexcept;
+  void PredictRowOutputs(std::span<const Real> row, std::span<Real> predictions) const noexcept;
+  void LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
+                       std::span<Real> priors) noexcept;
+  void LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
+                     std::span<Real> priors);
+
   struct PredictionWithVariance {
     Real prediction;
     // σ² (1 + zᵀPz): the predictive variance of a new observation, with σ²
@@ -85,6 +100,8 @@ class BasicLearner {
   // Uses the Learner's scratch space: like Learn(), not for concurrent use.
   // O(D²). REQUIRES: as Predict().
   PredictionWithVariance PredictWithVariance(std::span<const Real> x) noexcept;
+  // The same from a feature row (const: uses no scratch).
+  PredictionWithVariance PredictRowWithVariance(std::span<const Real> row) const noexcept;
 
   std::int64_t samples_learned() const { return samples_learned_; }
 
@@ -101,7 +118,7 @@ class BasicLearner {
   LearnerConfig config_;
   BasicFeatureMap<Real> feature_map_;
   BasicRls<Real> rls_;
-  std::vector<Real> features_;  // scratch for Learn: z(x), then the intercept's 1
+  std::vector<Real> features_;  // scratch for Learn: the feature row of x
   std::vector<Real> block_features_;  // scratch for LearnBlock: k rows of z(x)
   std::vector<Real> block_rows_;      // the same rows with the intercept's 1
   std::int64_t samples_learned_ = 0;
