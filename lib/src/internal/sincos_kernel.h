@@ -9,13 +9,21 @@
 // exactly), minimax polynomials for sin r and cos r (Cephes for float, fdlibm
 // for double), then the quadrant q mod 4 swaps and negates them, branch-free.
 //
+// The cos-only path of the phase map (CosOnly) saves the second polynomial
+// and the select: q is the odd integer nearest to x·2/π, so r lies in
+// [-π/2, π/2] and cos x = ∓sin r, with one longer polynomial for sin r on
+// that interval (float; fitted by wide_sin_fit.py). Double keeps the two
+// fdlibm polynomials.
+//
 // Contract, against the correctly rounded sin/cos (measured by
 // tests/sincos_test.cpp over dense and random sweeps, with margin):
 //   float:  ≤ 2 ulp (or 2^-24 absolute near zeros of sin/cos) for |x| ≤ kFastRange<float>  = 1e4
 //   double: ≤ 2 ulp (or 2^-53 absolute near zeros)            for |x| ≤ kFastRange<double> = 1e6
 // and the same for the scaled outputs s·sin x, s·cos x of the array kernels
 // against the correctly rounded s·sin x (the float scale is folded into the
-// polynomial coefficients).
+// polynomial coefficients). The float cos-only path: ≤ 3 ulp (or 2^-24
+// absolute) for |x| ≤ 1e4; its r³ term cancels up to a third of r near
+// r = ±π/2, which costs about one ulp more than the two-polynomial path.
 // A vector with any lane beyond the fast range, NaN or ±Inf takes a per-lane
 // slow path through double-precision std::sin/std::cos: correct everywhere,
 // NaN for NaN and ±Inf. No -ffast-math: it would break the reduction.
@@ -79,8 +87,15 @@ struct SinCosBatch {
           sin0(Real(-1.6666654611e-1) * s),
           cos2(Real(2.443315711809948e-5) * s),
           cos1(Real(-1.388731625493765e-3) * s),
-          cos0(Real(4.166664568298827e-2) * s) {}
+          cos0(Real(4.166664568298827e-2) * s),
+          wide_sin4(Real(-2.4324993575e-08) * s),
+          wide_sin3(Real(2.7547050649e-06) * s),
+          wide_sin2(Real(-1.9841225003e-04) * s),
+          wide_sin1(Real(8.3333337680e-03) * s),
+          wide_sin0(Real(-1.6666667163e-01) * s) {}
     Batch factor, minus_half, sin2, sin1, sin0, cos2, cos1, cos0;
+    // s·sin r = s·r + r³·(s·P(r²)) for |r| ≤ π/2 (float, cos-only path).
+    Batch wide_sin4, wide_sin3, wide_sin2, wide_sin1, wide_sin0;
   };
 
   static Batch SinPolynomial(Batch r, Batch r2, const Scale& scale) {
@@ -142,6 +157,34 @@ struct SinCosBatch {
     cos_x = xsimd::select(swap, sin_r, cos_r) ^ (cos_sign & sign_bit);
   }
 
+  // s·cos x alone, for lanes in the fast range (others are garbage).
+  static Batch FastCos(Batch x, const Scale& scale) {
+    if constexpr (std::is_same_v<Real, float>) {
+      // n = round(x/π - 1/2) by the rounding shift, q = 2n + 1 (exact).
+      const Batch shifted =
+          xsimd::fma(x, Batch(Real(0.318309886183790671538)), Batch(Real(-0.5))) +
+          Batch(kRoundingShift);
+      const Batch q = xsimd::fma(shifted - Batch(kRoundingShift), Batch(Real(2)), Batch(Real(1)));
+      Batch r = xsimd::fma(q, Batch(-Constants::kPiOver2High), x);
+      r = xsimd::fma(q, Batch(-Constants::kPiOver2Middle), r);
+      r = xsimd::fma(q, Batch(-Constants::kPiOver2Low), r);
+      const Batch r2 = r * r;
+      Batch p = xsimd::fma(r2, scale.wide_sin4, scale.wide_sin3);
+      p = xsimd::fma(r2, p, scale.wide_sin2);
+      p = xsimd::fma(r2, p, scale.wide_sin1);
+      p = xsimd::fma(r2, p, scale.wide_sin0);
+      const Batch sin_r = xsimd::fma(r * r2, p, r * scale.factor);
+      // cos(qπ/2 + r) = -sin(qπ/2)·sin r: negative for n even (q ≡ 1 mod 4).
+      const IntBatch n = xsimd::bitwise_cast<IntBatch>(shifted);
+      const Batch sign = xsimd::bitwise_cast<Batch>((n + IntBatch(1)) << (8 * sizeof(Real) - 1));
+      return sin_r ^ (sign & Batch(Real(-0.0)));
+    } else {
+      Batch sin_x, cos_x;
+      Fast(x, scale, sin_x, cos_x);
+      return cos_x;
+    }
+  }
+
   // Lanes with q odd, as a mask for Batch. On AVX-512 one vptestm writes the
   // mask register directly (xsimd 8.1 has no test, and GCC does not fuse the
   // and + compare); elsewhere bit 0 moved into the exponent makes a normal
@@ -172,31 +215,46 @@ struct SinCosArrayKernels {
   using Batch = typename Ops::Batch;
   static constexpr std::size_t kLanes = Batch::size;
 
+  // What a pass needs: both (ScaledSin shares the sin/cos algorithm, so that
+  // its results equal ScaledSinCos's), or cos alone by the cos-only path.
+  enum class Outputs { kSinAndCos, kCosOnly };
+
   // Calls store(offset, lanes, s·sin, s·cos) for whole batches, the tail through a
-  // zero-padded stack batch, so that every element gets the same arithmetic.
-  template <class Store>
+  // zero-padded stack batch, so that every element gets the same arithmetic
+  // (with kCosOnly the sin argument is the cos).
+  template <Outputs kOutputs, class Store>
   static void ForEachBatch(const Real* arguments, std::size_t count, Real scale, Store&& store) {
     const typename Ops::Scale scaling(scale);
     std::size_t i = 0;
     for (; i + kLanes <= count; i += kLanes) {
-      Compute(Batch::load_unaligned(arguments + i), scaling, i, kLanes, store);
+      Compute<kOutputs>(Batch::load_unaligned(arguments + i), scaling, i, kLanes, store);
     }
     if (i < count) {
       alignas(64) Real tail[kLanes] = {};
       for (std::size_t k = i; k < count; ++k) tail[k - i] = arguments[k];
-      Compute(Batch::load_aligned(tail), scaling, i, count - i, store);
+      Compute<kOutputs>(Batch::load_aligned(tail), scaling, i, count - i, store);
+    }
+  }
+
+  template <Outputs kOutputs>
+  static void Evaluate(Batch x, const typename Ops::Scale& scale, Batch& sin_x, Batch& cos_x) {
+    if constexpr (kOutputs == Outputs::kCosOnly) {
+      cos_x = Ops::FastCos(x, scale);
+      sin_x = cos_x;
+    } else {
+      Ops::Fast(x, scale, sin_x, cos_x);
     }
   }
 
   // store(offset, lanes, s·sin x, s·cos x).
-  template <class Store>
+  template <Outputs kOutputs, class Store>
   static void Compute(Batch x, const typename Ops::Scale& scale, std::size_t offset,
                       std::size_t lanes, Store&& store) {
     Batch sin_x, cos_x;
-    Ops::Fast(x, scale, sin_x, cos_x);
+    Evaluate<kOutputs>(x, scale, sin_x, cos_x);
     if (Ops::NeedsSlowPath(x)) [[unlikely]] {
       Batch slow_sin, slow_cos;
-      SlowPath(x, scale, slow_sin, slow_cos);
+      SlowPath<kOutputs>(x, scale, slow_sin, slow_cos);
       sin_x = slow_sin;
       cos_x = slow_cos;
     }
@@ -204,13 +262,14 @@ struct SinCosArrayKernels {
   }
 
   // sin and cos of a batch with lanes beyond the fast range, NaN or ±Inf:
-  // those lanes through double-precision libm. Out of line and cold, and with
-  // outputs of its own, so that the hot loop neither keeps its constants in
-  // memory across the call (every vector register is caller-saved) nor
-  // stores its results to the stack.
+  // those lanes through double-precision libm, the others as in the fast
+  // path. Out of line and cold, and with outputs of its own, so that the hot
+  // loop neither keeps its constants in memory across the call (every vector
+  // register is caller-saved) nor stores its results to the stack.
+  template <Outputs kOutputs>
   [[gnu::noinline, gnu::cold]] static void SlowPath(Batch x, const typename Ops::Scale& scale,
                                                     Batch& sin_x, Batch& cos_x) {
-    Ops::Fast(x, scale, sin_x, cos_x);
+    Evaluate<kOutputs>(x, scale, sin_x, cos_x);
     const Real factor = scale.factor.get(0);
     alignas(64) Real x_lanes[kLanes], sin_lanes[kLanes], cos_lanes[kLanes];
     x.store_aligned(x_lanes);
@@ -238,21 +297,21 @@ struct SinCosArrayKernels {
   }
 
   static void ScaledCos(Real* values, std::size_t count, Real scale) {
-    ForEachBatch(values, count, scale,
+    ForEachBatch<Outputs::kCosOnly>(values, count, scale,
                  [&](std::size_t offset, std::size_t lanes, Batch, Batch cos_x) {
                    Put(values, offset, lanes, cos_x);
                  });
   }
 
   static void ScaledSin(Real* values, std::size_t count, Real scale) {
-    ForEachBatch(values, count, scale,
+    ForEachBatch<Outputs::kSinAndCos>(values, count, scale,
                  [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch) {
                    Put(values, offset, lanes, sin_x);
                  });
   }
 
   static void ScaledSinCos(Real* arguments_then_sin, Real* cos_out, std::size_t count, Real scale) {
-    ForEachBatch(arguments_then_sin, count, scale,
+    ForEachBatch<Outputs::kSinAndCos>(arguments_then_sin, count, scale,
                  [&](std::size_t offset, std::size_t lanes, Batch sin_x, Batch cos_x) {
                    Put(cos_out, offset, lanes, cos_x);
                    Put(arguments_then_sin, offset, lanes, sin_x);
