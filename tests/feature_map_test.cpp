@@ -5,6 +5,7 @@
 #include <numeric>
 #include <vector>
 
+#include "internal/simd_kernels.h"
 #include "tests/kernel_estimate.h"
 
 namespace rffstream {
@@ -119,22 +120,33 @@ TEST_CASE("MapRange gives the same features as Map", "[feature_map]") {
   }
 }
 
-TEST_CASE("MapBlock rows equal Map of each row", "[feature_map]") {
-  for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
-    FeatureMapConfig config = SmallConfig(kind);
-    config.num_features = 70;  // not a multiple of any vector width
-    absl::StatusOr<FeatureMapF32> map = FeatureMapF32::Create(config);
-    REQUIRE(map.ok());
-    constexpr int kRows = 11;  // groups of four and a remainder
-    std::vector<float> inputs(kRows * 3);
-    for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(0.7f * i);
-    std::vector<float> block(kRows * 70), row(70);
-    map->MapBlock(inputs, block);
-    for (int r = 0; r < kRows; ++r) {
-      map->Map(std::span<const float>(inputs).subspan(r * 3, 3), row);
-      for (int i = 0; i < 70; ++i) CHECK(block[r * 70 + i] == row[i]);
+template <class Real>
+void CheckBlockRowsEqualMap(FeatureMapKind kind) {
+  FeatureMapConfig config = SmallConfig(kind);
+  config.num_features = 70;  // not a multiple of any vector width
+  absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
+  REQUIRE(map.ok());
+  constexpr int kRows = 23;  // groups of eight (AVX-512) or four, and a remainder
+  std::vector<Real> inputs(kRows * 3);
+  for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(Real(0.7) * i);
+  std::vector<Real> block(kRows * 70), row(70);
+  map->MapBlock(inputs, block);
+  for (int r = 0; r < kRows; ++r) {
+    map->Map(std::span<const Real>(inputs).subspan(r * 3, 3), row);
+    for (int i = 0; i < 70; ++i) CHECK(block[r * 70 + i] == row[i]);
+  }
+}
+
+TEST_CASE("MapBlock rows equal Map of each row, with every kernel", "[feature_map]") {
+  for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
+    REQUIRE(internal::ForceSimdKernelTable(kernels->name).ok());
+    INFO("kernel " << kernels->name);
+    for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
+      CheckBlockRowsEqualMap<float>(kind);
+      CheckBlockRowsEqualMap<double>(kind);
     }
   }
+  REQUIRE(internal::ForceSimdKernelTable(internal::SupportedSimdKernelTables().front()->name).ok());
 }
 
 TEST_CASE("The input transform equals standardizing the input first", "[feature_map]") {
