@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/child_process.h"
 #include "tests/temp_dir.h"
 
 namespace {
@@ -21,13 +22,6 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 using rffstream::testing::TempDir;
 
@@ -44,8 +38,8 @@ RunResult RunApp(const std::string& arguments, const std::string& input,
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = ReadFile(out);
-  result.err = ReadFile(err);
+  result.out = rffstream::testing::ReadText(out);
+  result.err = rffstream::testing::ReadText(err);
   return result;
 }
 
@@ -213,7 +207,7 @@ TEST_CASE("generate piped into learn fits Mackey-Glass", "[app]") {
   const std::string command = app + " generate --samples=3000 | " + app +
                               " learn --features=128 2> " + err.string();
   REQUIRE(std::system(command.c_str()) == 0);
-  const std::string log = ReadFile(err);
+  const std::string log = rffstream::testing::ReadText(err);
   const size_t summary = log.find("progressive validation");
   REQUIRE(summary != std::string::npos);
   CHECK(std::stod(log.substr(log.find("r2 ", summary) + 3)) > 0.99);

@@ -11,20 +11,18 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "tests/child_process.h"
 #include "tests/temp_dir.h"
 
 extern char** environ;
 
 namespace {
 
-constexpr int kTimeoutMilliseconds = 10000;
+constexpr std::chrono::milliseconds kTimeout(10000);
 
 using rffstream::testing::TempDir;
 
@@ -79,7 +77,7 @@ class PipedLearn {
         return line;
       }
       pollfd readable = {from_child_, POLLIN, 0};
-      if (::poll(&readable, 1, kTimeoutMilliseconds) != 1) return std::nullopt;
+      if (::poll(&readable, 1, static_cast<int>(kTimeout.count())) != 1) return std::nullopt;
       char chunk[4096];
       const ssize_t got = ::read(from_child_, chunk, sizeof(chunk));
       if (got <= 0) return std::nullopt;
@@ -87,25 +85,10 @@ class PipedLearn {
     }
   }
 
-  std::string Log() const {
-    std::ifstream file(log_);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-  }
+  std::string Log() const { return rffstream::testing::ReadText(log_); }
 
   // The exit code, or -1 if the child did not exit within the timeout.
-  int Wait() {
-    for (int waited = 0; waited < kTimeoutMilliseconds; waited += 10) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return -1;
-  }
+  int Wait() { return rffstream::testing::WaitForExit(pid_, kTimeout); }
 
  private:
   TempDir dir_;

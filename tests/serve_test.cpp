@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/child_process.h"
 #include "tests/temp_dir.h"
 
 extern char** environ;
@@ -63,25 +64,12 @@ class ServerProcess {
   }
 
   int port() const { return port_; }
-  std::string Log() const {
-    std::ifstream file(log_);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-  }
+  std::string Log() const { return rffstream::testing::ReadText(log_); }
 
   // Sends SIGTERM and returns the exit code (-1 if it did not exit in 10 s).
   int Terminate() {
     ::kill(pid_, SIGTERM);
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return -1;
+    return rffstream::testing::WaitForExit(pid_, std::chrono::seconds(10));
   }
 
  private:
