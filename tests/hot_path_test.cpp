@@ -49,6 +49,10 @@ static_assert(noexcept(std::declval<Learner&>().Learn(std::span<const double>(),
 static_assert(noexcept(std::declval<const Learner&>().Predict(std::span<const double>())));
 static_assert(noexcept(std::declval<const FeatureMap&>().Map(std::span<const double>(),
                                                              std::span<double>())));
+static_assert(noexcept(std::declval<const Learner&>().MapRow(std::span<const double>(),
+                                                             std::span<double>())));
+static_assert(noexcept(std::declval<Learner&>().LearnRowOutputs(
+    std::span<const double>(), std::span<const double>(), std::span<double>())));
 
 template <class Real>
 BasicLearner<Real> MakeLearner(FeatureMapKind map, double forgetting) {
@@ -66,13 +70,19 @@ BasicLearner<Real> MakeLearner(FeatureMapKind map, double forgetting) {
 template <class Real>
 void CheckNoAllocation(FeatureMapKind map, double forgetting) {
   BasicLearner<Real> learner = MakeLearner<Real>(map, forgetting);
-  std::vector<Real> x(16);
+  std::vector<Real> x(16), row(static_cast<std::size_t>(learner.row_length()));
+  Real prior = 0, prediction = 0;
   const long before = allocation_count.load();
   Real sink = 0;
   for (int t = 0; t < 1000; ++t) {
     for (int j = 0; j < 16; ++j) x[j] = static_cast<Real>(std::sin(0.1 * t + j));
     sink += learner.Learn(x, x[0]);
     sink += learner.Predict(x);
+    // The feature-row calls of a pipeline that maps on another thread.
+    learner.MapRow(x, row);
+    learner.LearnRowOutputs(row, std::span<const Real>(&x[1], 1), std::span<Real>(&prior, 1));
+    learner.PredictRowOutputs(row, std::span<Real>(&prediction, 1));
+    sink += prior + prediction;
   }
   const long allocations = allocation_count.load() - before;
   CHECK(std::isfinite(sink));
