@@ -26,12 +26,13 @@ constexpr double kMaxUlpSlowPath = 1.0;
 // polynomials' coefficients; the contract holds for scale·sin(x) as well
 // (bench/sincos_exhaustive, every float argument: worst 1.43 ulp).
 constexpr double kMaxUlpScaled = kMaxUlpFastRange;
-// The float cos-only path (the phase map) evaluates sin r over [-π/2, π/2]
-// with one polynomial, whose r² term cancels up to 0.37 of the result: about
-// one ulp more than the two-polynomial path (bench/sincos_exhaustive, every
-// float argument: worst 2.33 ulp with FMA, 2.78 without). Double's cos-only
-// path is the two-polynomial one.
-constexpr double kMaxUlpCosOnlyFloat = 3.0;
+// The cos-only path (the phase map) evaluates sin r over [-π/2, π/2] with
+// one polynomial, whose r² term cancels up to 0.37 of the result: about one
+// ulp more than the two-polynomial path. Measured worst: float, every
+// argument (bench/sincos_exhaustive), 2.33 ulp with FMA and 2.78 without;
+// double, 10^8 arguments half of them within 10^-3 of a multiple of π,
+// 2.32 with FMA and 2.91 without (SSE2).
+constexpr double kMaxUlpCosOnly = 3.5;
 // A feature map's scale, √(2/D) for D = 1000: not a power of two.
 constexpr double kFeatureScale = 0.044721359549995794;
 
@@ -86,8 +87,6 @@ void Measure(const SimdKernelTable& kernels, const std::vector<Real>& inputs, Er
     const long double sin_reference = scale * ReferenceSin(inputs[i]);
     const long double cos_reference = scale * ReferenceCos(inputs[i]);
     REQUIRE(sines[i] == sin_only[i]);  // one algorithm
-    // Double's cos-only path is the same algorithm as its sin/cos pair.
-    if (std::is_same_v<Real, double>) REQUIRE(cosines[i] == cos_only[i]);
     const double x = static_cast<double>(inputs[i]);
     errors.sin_cos.Update(UlpError(sines[i], sin_reference, scale), x);
     errors.sin_cos.Update(UlpError(cosines[i], cos_reference, scale), x);
@@ -105,8 +104,6 @@ std::vector<Real> DenseSweep(Real from, Real to, int count) {
 template <class Real>
 void CheckKernel(const SimdKernelTable& kernels) {
   const Real range = std::is_same_v<Real, float> ? Real(1e4) : Real(1e6);
-  const double cos_only_bound =
-      std::is_same_v<Real, float> ? kMaxUlpCosOnlyFloat : kMaxUlpFastRange;
   INFO("kernel " << kernels.name << ", " << (std::is_same_v<Real, float> ? "float" : "double"));
   Errors fast;
   Measure(kernels, DenseSweep<Real>(-10, 10, 400001), fast);
@@ -127,7 +124,7 @@ void CheckKernel(const SimdKernelTable& kernels) {
                                    << "; cos-only " << fast.cos_only.ulp << " ulp at "
                                    << fast.cos_only.at);
   CHECK(fast.sin_cos.ulp <= kMaxUlpFastRange);
-  CHECK(fast.cos_only.ulp <= cos_only_bound);
+  CHECK(fast.cos_only.ulp <= kMaxUlpCosOnly);
 
   Errors scaled;
   Measure(kernels, random, scaled, static_cast<Real>(kFeatureScale));
@@ -136,7 +133,7 @@ void CheckKernel(const SimdKernelTable& kernels) {
                                 << scaled.sin_cos.at << "; cos-only " << scaled.cos_only.ulp
                                 << " ulp at " << scaled.cos_only.at);
   CHECK(scaled.sin_cos.ulp <= kMaxUlpScaled);
-  CHECK(scaled.cos_only.ulp <= cos_only_bound);
+  CHECK(scaled.cos_only.ulp <= kMaxUlpCosOnly);
 
   // Beyond the fast range up to the largest finite value, both signs.
   Errors slow;
@@ -189,7 +186,7 @@ void CheckSpecialValues(const SimdKernelTable& kernels) {
     CHECK(std::isnan(cosines[i]));
     CHECK(std::isnan(cos_only[i]));
   }
-  for (int i : {0, 1, 2, 3, 7, 9}) CHECK(UlpError(cos_only[i], ReferenceCos(x[i])) <= kMaxUlpCosOnlyFloat);
+  for (int i : {0, 1, 2, 3, 7, 9}) CHECK(UlpError(cos_only[i], ReferenceCos(x[i])) <= kMaxUlpCosOnly);
   CHECK(UlpError(cos_only[8], ReferenceCos(x[8])) <= kMaxUlpSlowPath);
   CHECK(UlpError(sines[7], ReferenceSin(x[7])) <= kMaxUlpFastRange);
   CHECK(UlpError(cosines[8], ReferenceCos(x[8])) <= kMaxUlpSlowPath);

@@ -9,23 +9,23 @@
 // exactly), minimax polynomials for sin r and cos r (Cephes for float, fdlibm
 // for double), then the quadrant q mod 4 swaps and negates them, branch-free.
 //
-// The cos-only path of the phase map (CosOnly) saves the second polynomial
+// The cos-only path of the phase map (FastCos) saves the second polynomial
 // and the select: q is the odd integer nearest to x·2/π, so r lies in
 // [-π/2, π/2] and cos x = ∓sin r, with one longer polynomial for sin r on
-// that interval (float; fitted by wide_sin_fit.py). Double keeps the two
-// fdlibm polynomials.
+// that interval (fitted by wide_sin_fit.py).
 //
 // Contract, against the correctly rounded sin/cos (checked by
 // tests/sincos_test.cpp over dense and random sweeps, and for float at every
 // argument of the fast range by bench/sincos_exhaustive: worst 1.39 ulp with
-// FMA, 1.47 without; cos-only 2.33 and 2.78):
+// FMA, 1.47 without):
 //   float:  ≤ 2 ulp (or 2^-24 absolute near zeros of sin/cos) for |x| ≤ kFastRange<float>  = 1e4
 //   double: ≤ 2 ulp (or 2^-53 absolute near zeros)            for |x| ≤ kFastRange<double> = 1e6
 // and the same for the scaled outputs s·sin x, s·cos x of the array kernels
 // against the correctly rounded s·sin x (the float scale is folded into the
-// polynomial coefficients). The float cos-only path: ≤ 3 ulp (or 2^-24
-// absolute) for |x| ≤ 1e4; its r² term cancels up to 0.37 of the result near
-// r = ±π/2, which costs about one ulp more than the two-polynomial path.
+// polynomial coefficients). The cos-only path: ≤ 3.5 ulp (or the absolute
+// bound) over the same ranges; its r² term cancels up to 0.37 of the result
+// near r = ±π/2, which costs about one ulp more than the two-polynomial path
+// (worst 2.33 ulp float and 2.32 double with FMA, 2.78 and 2.91 without).
 // A vector with any lane beyond the fast range, NaN or ±Inf takes a per-lane
 // slow path through double-precision std::sin/std::cos: correct everywhere,
 // NaN for NaN and ±Inf. No -ffast-math: it would break the reduction.
@@ -33,6 +33,7 @@
 #define RFFSTREAM_INTERNAL_SINCOS_KERNEL_H_
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,12 @@ struct SinCosConstants<float> {
   static constexpr float kPiOver2High = 1.5703125f;
   static constexpr float kPiOver2Middle = 4.837512969970703125e-4f;
   static constexpr float kPiOver2Low = 7.54978995489188216e-8f;
+  static constexpr float kOneOverPi = 0.318309886183790671538f;
+  // sin r = r + r³·P(r²) for |r| ≤ π/2, P's coefficients from the lowest
+  // degree (the cos-only path; wide_sin_fit.py, 0.27 ulp).
+  static constexpr std::array<float, 5> kWideSin = {
+      -1.66666671633720398e-01f, 8.33333376795053482e-03f, -1.98412250028923154e-04f,
+      2.75470506494457368e-06f, -2.43249935749645374e-08f};
 };
 
 template <>
@@ -64,6 +71,12 @@ struct SinCosConstants<double> {
   static constexpr double kPiOver2High = 1.57079632673412561417e+00;
   static constexpr double kPiOver2Middle = 6.07710050630396597660e-11;
   static constexpr double kPiOver2Low = 2.02226624879595063154e-21;
+  static constexpr double kOneOverPi = 0.318309886183790671538;
+  // As for float, to degree 17 (wide_sin_fit.py, 0.11 ulp).
+  static constexpr std::array<double, 8> kWideSin = {
+      -1.66666666666666657e-01, 8.33333333333323781e-03, -1.98412698412209166e-04,
+      2.75573192125908853e-06, -2.50521069658919479e-08, 1.60589427677361114e-10,
+      -7.64303691174557407e-13, 2.72135672611960613e-15};
 };
 
 template <class Real, class Arch>
@@ -90,15 +103,14 @@ struct SinCosBatch {
           sin0(Real(-1.6666654611e-1) * s),
           cos2(Real(2.443315711809948e-5) * s),
           cos1(Real(-1.388731625493765e-3) * s),
-          cos0(Real(4.166664568298827e-2) * s),
-          wide_sin4(Real(-2.4324993575e-08) * s),
-          wide_sin3(Real(2.7547050649e-06) * s),
-          wide_sin2(Real(-1.9841225003e-04) * s),
-          wide_sin1(Real(8.3333337680e-03) * s),
-          wide_sin0(Real(-1.6666667163e-01) * s) {}
+          cos0(Real(4.166664568298827e-2) * s) {
+      for (std::size_t k = 0; k < wide_sin.size(); ++k) {
+        wide_sin[k] = Batch(Constants::kWideSin[k] * s);
+      }
+    }
     Batch factor, minus_half, sin2, sin1, sin0, cos2, cos1, cos0;
-    // s·sin r = r·(s + r²·(s·P(r²))) for |r| ≤ π/2 (float, cos-only path).
-    Batch wide_sin4, wide_sin3, wide_sin2, wide_sin1, wide_sin0;
+    // s·sin r = r·(s + r²·(s·P(r²))) for |r| ≤ π/2 (the cos-only path).
+    std::array<Batch, Constants::kWideSin.size()> wide_sin;
   };
 
   static Batch SinPolynomial(Batch r, Batch r2, const Scale& scale) {
@@ -163,30 +175,22 @@ struct SinCosBatch {
 
   // s·cos x alone, for lanes in the fast range (others are garbage).
   static Batch FastCos(Batch x, const Scale& scale) {
-    if constexpr (std::is_same_v<Real, float>) {
-      // n = round(x/π - 1/2) by the rounding shift, q = 2n + 1 (exact).
-      const Batch shifted =
-          xsimd::fma(x, Batch(Real(0.318309886183790671538)), Batch(Real(-0.5))) +
-          Batch(kRoundingShift);
-      const Batch q = xsimd::fma(shifted - Batch(kRoundingShift), Batch(Real(2)), Batch(Real(1)));
-      Batch r = xsimd::fma(q, Batch(-Constants::kPiOver2High), x);
-      r = xsimd::fma(q, Batch(-Constants::kPiOver2Middle), r);
-      r = xsimd::fma(q, Batch(-Constants::kPiOver2Low), r);
-      const Batch r2 = r * r;
-      Batch p = xsimd::fma(r2, scale.wide_sin4, scale.wide_sin3);
-      p = xsimd::fma(r2, p, scale.wide_sin2);
-      p = xsimd::fma(r2, p, scale.wide_sin1);
-      p = xsimd::fma(r2, p, scale.wide_sin0);
-      const Batch sin_r = r * xsimd::fma(r2, p, scale.factor);
-      // cos(qπ/2 + r) = -sin(qπ/2)·sin r: negative for n even (q ≡ 1 mod 4).
-      const IntBatch n = xsimd::bitwise_cast<IntBatch>(shifted);
-      const Batch sign = xsimd::bitwise_cast<Batch>((n + IntBatch(1)) << (8 * sizeof(Real) - 1));
-      return sin_r ^ (sign & Batch(Real(-0.0)));
-    } else {
-      Batch sin_x, cos_x;
-      Fast(x, scale, sin_x, cos_x);
-      return cos_x;
-    }
+    // n = round(x/π - 1/2) by the rounding shift, q = 2n + 1 (exact).
+    const Batch shifted =
+        xsimd::fma(x, Batch(Constants::kOneOverPi), Batch(Real(-0.5))) + Batch(kRoundingShift);
+    const Batch q = xsimd::fma(shifted - Batch(kRoundingShift), Batch(Real(2)), Batch(Real(1)));
+    Batch r = xsimd::fma(q, Batch(-Constants::kPiOver2High), x);
+    r = xsimd::fma(q, Batch(-Constants::kPiOver2Middle), r);
+    r = xsimd::fma(q, Batch(-Constants::kPiOver2Low), r);
+    const Batch r2 = r * r;
+    constexpr std::size_t kTerms = Constants::kWideSin.size();
+    Batch p = scale.wide_sin[kTerms - 1];
+    for (std::size_t k = kTerms - 1; k-- > 0;) p = xsimd::fma(r2, p, scale.wide_sin[k]);
+    const Batch sin_r = r * xsimd::fma(r2, p, scale.factor);
+    // cos(qπ/2 + r) = -sin(qπ/2)·sin r: negative for n even (q ≡ 1 mod 4).
+    const IntBatch n = xsimd::bitwise_cast<IntBatch>(shifted);
+    const Batch sign = xsimd::bitwise_cast<Batch>((n + IntBatch(1)) << (8 * sizeof(Real) - 1));
+    return sin_r ^ (sign & Batch(Real(-0.0)));
   }
 
   // Lanes with q odd, as a mask for Batch. On AVX-512 one vptestm writes the
