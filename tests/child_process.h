@@ -4,6 +4,8 @@
 #ifndef RFFSTREAM_TESTS_CHILD_PROCESS_H_
 #define RFFSTREAM_TESTS_CHILD_PROCESS_H_
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -12,6 +14,9 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
+
+extern char** environ;
 
 namespace rffstream::testing {
 
@@ -21,6 +26,26 @@ inline std::string ReadText(const std::string& path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+// Starts `argv` (the program's path first) with standard error written to
+// `stderr_path` and, when given (>= 0), standard input and output on those
+// descriptors. The child's pid, or -1 if it could not be started.
+inline pid_t Spawn(std::vector<std::string> argv, const std::string& stderr_path,
+                   int stdin_fd = -1, int stdout_fd = -1) {
+  std::vector<char*> pointers;
+  for (std::string& argument : argv) pointers.push_back(argument.data());
+  pointers.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (stdin_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+  if (stdout_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, pointers[0], &actions, nullptr, pointers.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
 }
 
 // Waits up to `timeout` for the child to exit: its exit code (-1 if a signal

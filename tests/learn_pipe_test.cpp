@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,12 +12,11 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/child_process.h"
 #include "tests/temp_dir.h"
-
-extern char** environ;
 
 namespace {
 
@@ -34,16 +32,8 @@ class PipedLearn {
     REQUIRE(::pipe2(output, O_CLOEXEC) == 0);
     std::vector<std::string> argv = {RFFSTREAM_APP_PATH, "learn", "--quiet"};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    std::vector<char*> pointers;
-    for (std::string& argument : argv) pointers.push_back(argument.data());
-    pointers.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, input[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, output[1], 1);
-    posix_spawn_file_actions_addopen(&actions, 2, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    REQUIRE(posix_spawn(&pid_, pointers[0], &actions, nullptr, pointers.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
+    pid_ = rffstream::testing::Spawn(std::move(argv), log_, input[0], output[1]);
+    REQUIRE(pid_ > 0);
     ::close(input[0]);
     ::close(output[1]);
     to_child_ = input[1];

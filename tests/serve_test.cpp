@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -20,12 +19,11 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/child_process.h"
 #include "tests/temp_dir.h"
-
-extern char** environ;
 
 namespace {
 
@@ -40,14 +38,8 @@ class ServerProcess {
     std::vector<std::string> argv = {RFFSTREAM_APP_PATH, "serve", "--port_file=" + port_file_};
     if (!unix_socket) argv.push_back("--listen=127.0.0.1:0");
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    std::vector<char*> pointers;
-    for (std::string& argument : argv) pointers.push_back(argument.data());
-    pointers.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 2, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    REQUIRE(posix_spawn(&pid_, pointers[0], &actions, nullptr, pointers.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
+    pid_ = rffstream::testing::Spawn(std::move(argv), log_);
+    REQUIRE(pid_ > 0);
     for (int attempt = 0; attempt < 500 && port_ < 0; ++attempt) {
       std::ifstream file(port_file_);
       if (!(file >> port_)) port_ = -1;
