@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # clang and its runtime build the parser fuzzers (a short run is part of the
-# tests); SLEEF is a benchmark-only comparison.
+# tests); valgrind's virtual CPU, which has no AVX-512, runs the app in the
+# tests; SLEEF is a benchmark-only comparison.
 readonly PACKAGES=(cmake ninja-build g++ libxsimd-dev libeigen3-dev libbenchmark-dev catch2
-                   libabsl-dev libsleef-dev clang libclang-rt-14-dev)
+                   libabsl-dev libsleef-dev clang libclang-rt-14-dev valgrind)
 readonly BUILD_DIR=build
 
 install_missing_packages() {

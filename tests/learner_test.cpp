@@ -121,6 +121,38 @@ TEST_CASE("Predict does not change the model", "[learner]") {
   CHECK(learner->samples_learned() == 50);
 }
 
+TEST_CASE("A huge finite input is refused and leaves the model as it was", "[learner][nonfinite]") {
+  // 1.5e308 overflows the projection ω·x to infinity, whose cosine is NaN.
+  for (const double huge : {1.5e308, -1e308}) {
+    absl::StatusOr<Learner> learner = Learner::Create(TestConfig(FeatureMapKind::kPhase, true));
+    absl::StatusOr<LearnerF32> single = LearnerF32::Create(TestConfig(FeatureMapKind::kPair, true));
+    REQUIRE(learner.ok());
+    REQUIRE(single.ok());
+    const Stream stream = MakeStream(60, 5);
+    for (size_t t = 0; t < 30; ++t) {
+      learner->Learn(stream.inputs[t], stream.targets[t]);
+      const std::vector<float> x(stream.inputs[t].begin(), stream.inputs[t].end());
+      single->Learn(x, static_cast<float>(stream.targets[t]));
+    }
+    const std::vector<double> before(learner->weights().begin(), learner->weights().end());
+    std::vector<double> bad = stream.inputs[30];
+    bad[0] = huge;
+    CHECK(std::isnan(learner->Learn(bad, 3.0)));
+    CHECK(std::vector<double>(learner->weights().begin(), learner->weights().end()) == before);
+    CHECK(learner->samples_learned() == 30);
+    std::vector<float> bad_single(5, 1.0f);
+    bad_single[2] = 3e38f;  // ω·x overflows float32
+    CHECK(std::isnan(single->Learn(bad_single, 1.0f)));
+    for (size_t t = 30; t < 60; ++t) {
+      CHECK(std::isfinite(learner->Learn(stream.inputs[t], stream.targets[t])));
+      const std::vector<float> x(stream.inputs[t].begin(), stream.inputs[t].end());
+      CHECK(std::isfinite(single->Learn(x, static_cast<float>(stream.targets[t]))));
+    }
+    CHECK(learner->samples_learned() == 60);
+    CHECK(single->samples_learned() == 60);
+  }
+}
+
 TEST_CASE("Golden prediction for a fixed seed and stream", "[learner]") {
   LearnerConfig config;
   config.features.input_dimension = 3;

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -211,6 +213,95 @@ TEST_CASE("The quadratic form and the noise estimate follow their definitions", 
   CHECK(rls.CovarianceQuadraticForm(z) == Approx(expected).epsilon(1e-10));
   // The noise has variance 0.1² / 2 = 0.005.
   CHECK(rls.NoiseVarianceEstimate() == Approx(0.005).epsilon(0.15));
+}
+
+
+// A sample that would make the model non-finite is refused, and the model is
+// exactly what it would be had the sample never arrived: same weights, same
+// later predictions, single samples and blocks alike, with and without forgetting.
+TEST_CASE("Samples that would make the model non-finite are refused and change nothing",
+          "[rls][nonfinite]") {
+  constexpr int kDimension = 10;
+  constexpr double kHuge = 1e200;  // finite, but e² overflows
+  const double kNaN = std::numeric_limits<double>::quiet_NaN();
+  const double kInf = std::numeric_limits<double>::infinity();
+  for (double forgetting : {1.0, 0.98}) {
+    for (int block : {1, 4}) {
+      Rls clean(kDimension, 0.01, forgetting, 2);
+      Rls exposed(kDimension, 0.01, forgetting, 2);
+      std::vector<double> clean_rows, clean_targets, rows, targets;
+      int poisoned = 0;
+      for (int t = 0; t < 400; ++t) {
+        const std::vector<double> z = Features(t, kDimension);
+        const double y[2] = {Target(t), -Target(t)};
+        if (t % 37 == 5) {
+          // One bad sample of each kind, only in the exposed model's stream.
+          std::vector<double> bad_z = z;
+          double bad_y[2] = {y[0], y[1]};
+          switch (poisoned++ % 4) {
+            case 0: bad_z[3] = kNaN; break;
+            case 1: bad_z[7] = kInf; break;
+            case 2: bad_y[1] = kHuge; break;
+            case 3: bad_y[0] = kNaN; break;
+          }
+          rows.insert(rows.end(), bad_z.begin(), bad_z.end());
+          targets.insert(targets.end(), bad_y, bad_y + 2);
+        }
+        rows.insert(rows.end(), z.begin(), z.end());
+        targets.insert(targets.end(), y, y + 2);
+        clean_rows.insert(clean_rows.end(), z.begin(), z.end());
+        clean_targets.insert(clean_targets.end(), y, y + 2);
+      }
+      // Learn both streams in blocks of `block` samples.
+      const auto learn = [&](Rls& rls, const std::vector<double>& all_rows,
+                             const std::vector<double>& all_targets) {
+        const std::size_t samples = all_targets.size() / 2;
+        std::vector<double> priors(all_targets.size());
+        int learned = 0;
+        for (std::size_t s = 0; s < samples; s += block) {
+          const std::size_t k = std::min<std::size_t>(block, samples - s);
+          learned += rls.LearnBlock(
+              std::span<const double>(all_rows).subspan(s * kDimension, k * kDimension),
+              std::span<const double>(all_targets).subspan(s * 2, k * 2),
+              std::span<double>(priors).subspan(s * 2, k * 2));
+        }
+        return std::make_pair(learned, priors);
+      };
+      const auto [clean_learned, clean_priors] = learn(clean, clean_rows, clean_targets);
+      const auto [learned, priors] = learn(exposed, rows, targets);
+      INFO("forgetting " << forgetting << ", block " << block);
+      CHECK(clean_learned == 400);
+      CHECK(learned == 400);
+      int refused = 0;
+      for (std::size_t s = 0, c = 0; s < priors.size() / 2; ++s) {
+        if (std::isnan(priors[2 * s])) {
+          CHECK(std::isnan(priors[2 * s + 1]));
+          ++refused;
+          continue;
+        }
+        CHECK(priors[2 * s] == Approx(clean_priors[2 * c]).margin(1e-9));
+        ++c;
+      }
+      CHECK(refused == poisoned);
+      for (int output = 0; output < 2; ++output) {
+        for (int i = 0; i < kDimension; ++i) {
+          REQUIRE(std::isfinite(exposed.weights(output)[i]));
+          CHECK(exposed.weights(output)[i] == Approx(clean.weights(output)[i]).margin(1e-9));
+        }
+        CHECK(exposed.NoiseVarianceEstimate(output) ==
+              Approx(clean.NoiseVarianceEstimate(output)).epsilon(1e-9));
+      }
+    }
+  }
+}
+
+TEST_CASE("Float32 refuses a target whose error would overflow its range", "[rls][nonfinite]") {
+  RlsF32 rls(4, 0.1f, 1.0f);
+  const float z[4] = {0.5f, -0.5f, 0.25f, 1.0f};
+  CHECK(std::isfinite(rls.Learn(z, 1.0f)));
+  CHECK(std::isnan(rls.Learn(z, 3e38f)));  // finite, but e²/c is not
+  CHECK(std::isfinite(rls.Predict(z)));
+  CHECK(std::isfinite(rls.NoiseVarianceEstimate()));
 }
 
 }  // namespace

@@ -83,45 +83,44 @@ void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
 }
 
 template <class Real>
-void BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
+bool BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
                                       std::span<Real> priors) noexcept {
   MapRow(x, features_);
-  LearnRowOutputs(features_, targets, priors);
+  return LearnRowOutputs(features_, targets, priors);
 }
 
 template <class Real>
-void BasicLearner<Real>::LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
+bool BasicLearner<Real>::LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
                                          std::span<Real> priors) noexcept {
-  ++samples_learned_;
-  rls_.LearnOutputs(row, targets, priors);
+  const bool learned = rls_.LearnOutputs(row, targets, priors);
+  samples_learned_ += learned ? 1 : 0;
+  return learned;
 }
 
 template <class Real>
-void BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
+int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                                     std::span<Real> priors) {
   const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
   const std::size_t num_features = static_cast<std::size_t>(feature_map_.num_features());
   const std::size_t row_length = static_cast<std::size_t>(rls_.dimension());
   block_features_.resize(k * num_features);
   feature_map_.MapBlock(inputs, block_features_);
-  if (!config_.intercept) {
-    LearnRowBlock(block_features_, targets, priors);
-    return;
-  }
+  if (!config_.intercept) return LearnRowBlock(block_features_, targets, priors);
   block_rows_.resize(k * row_length);
   for (std::size_t s = 0; s < k; ++s) {
     std::copy_n(block_features_.begin() + s * num_features, num_features,
                 block_rows_.begin() + s * row_length);
     block_rows_[s * row_length + num_features] = Real{1};
   }
-  LearnRowBlock(block_rows_, targets, priors);
+  return LearnRowBlock(block_rows_, targets, priors);
 }
 
 template <class Real>
-void BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
-                                       std::span<Real> priors) {
-  rls_.LearnBlock(rows, targets, priors);
-  samples_learned_ += static_cast<std::int64_t>(targets.size()) / config_.num_outputs;
+int BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
+                                      std::span<Real> priors) {
+  const int learned = rls_.LearnBlock(rows, targets, priors);
+  samples_learned_ += learned;
+  return learned;
 }
 
 template <class Real>

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <limits>
 #include <cstddef>
 
 #include "Eigen/Dense"
@@ -20,11 +22,11 @@ Real Dot(std::span<const Real> a, std::span<const Real> b) {
 }
 
 // The Woodbury block update of the SIMD kernel in use.
-void RunBlockUpdate(const internal::BlockUpdateArguments<float>& block) {
-  internal::ActiveSimdKernelTable().block_update_float(block);
+bool RunBlockUpdate(const internal::BlockUpdateArguments<float>& block) {
+  return internal::ActiveSimdKernelTable().block_update_float(block);
 }
-void RunBlockUpdate(const internal::BlockUpdateArguments<double>& block) {
-  internal::ActiveSimdKernelTable().block_update_double(block);
+bool RunBlockUpdate(const internal::BlockUpdateArguments<double>& block) {
+  return internal::ActiveSimdKernelTable().block_update_double(block);
 }
 
 }  // namespace
@@ -38,6 +40,7 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
       refresh_strength_(static_cast<Real>(dimension * (1.0 - forgetting) * ridge)),
       covariance_(static_cast<std::size_t>(dimension) * stride_, Real{0}),
       weights_(static_cast<std::size_t>(dimension) * num_outputs, Real{0}),
+      next_weights_(weights_.size(), Real{0}),
       gain_(stride_, Real{0}),
       refresh_gain_(stride_, Real{0}),
       product_(stride_, Real{0}),
@@ -60,7 +63,7 @@ Real BasicRls<Real>::Learn(std::span<const Real> z, Real target) {
 }
 
 template <class Real>
-void BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
+bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
                                   std::span<Real> priors) {
   assert(static_cast<int>(z.size()) == dimension_);
   assert(static_cast<int>(targets.size()) == num_outputs_);
@@ -71,22 +74,43 @@ void BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
       pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
       next_pass_bottom_up_, features_.data(), product_.data());
   next_pass_bottom_up_ = !next_pass_bottom_up_;
+  pending_scale_ = 1;
+  pending_gain_weight_ = 0;
+  pending_refresh_weight_ = 0;
   // A <- β A + z zᵀ. With P the settled matrix: u = P z / β, c = 1 + zᵀu,
   // w += u e / c for each output and P <- P / β - u uᵀ / c (left pending).
+  // u is built in product_ and becomes gain_ only once the sample is accepted.
   const Real decay = Real{1} / forgetting_;
-  for (int i = 0; i < dimension_; ++i) gain_[i] = decay * product_[i];
-  const Real denominator = 1 + Dot<Real>(z, std::span<const Real>(gain_).first(dimension_));
-  for (int output = 0; output < num_outputs_; ++output) {
+  for (int i = 0; i < dimension_; ++i) product_[i] *= decay;
+  const std::span<const Real> gain = std::span<const Real>(product_).first(dimension_);
+  const Real denominator = 1 + Dot<Real>(z, gain);
+  // A non-finite z, or one so large that u overflows, makes c non-finite;
+  // the new weights go to a second buffer, kept only if all are finite.
+  bool finite = std::isfinite(denominator);
+  for (int output = 0; output < num_outputs_ && finite; ++output) {
     priors[output] = Predict(z, output);
-    const Real step = (targets[output] - priors[output]) / denominator;
-    Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
-    for (int i = 0; i < dimension_; ++i) w[i] += gain_[i] * step;
+    const Real error = targets[output] - priors[output];
+    const Real step = error / denominator;
+    const std::size_t offset = static_cast<std::size_t>(output) * dimension_;
+    const Real* w = weights_.data() + offset;
+    Real* updated = next_weights_.data() + offset;
+    int all_finite = 1;  // an integer AND, so that the loop vectorizes (NaN compares false)
+    for (int i = 0; i < dimension_; ++i) {
+      updated[i] = w[i] + gain[i] * step;
+      all_finite &= std::abs(updated[i]) <= std::numeric_limits<Real>::max();
+    }
+    finite = all_finite != 0 && std::isfinite(noise_sums_[output] + error * error / denominator);
   }
+  if (!finite) {
+    std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
+    return false;
+  }
+  gain_.swap(product_);
+  weights_.swap(next_weights_);
   RecordErrors(targets.data(), priors.data(), denominator);
   pending_scale_ = decay;
   pending_gain_weight_ = Real{1} / denominator;
-  pending_refresh_weight_ = 0;
-  if (forgetting_ == Real{1}) return;
+  if (forgetting_ == Real{1}) return true;
 
   // A += α e_i e_iᵀ: the gain is g = α P' e_i with P' = P / β - u uᵀ / c, and
   // b is unchanged, so w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
@@ -103,6 +127,7 @@ void BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
     for (int j = 0; j < dimension_; ++j) w[j] -= refresh_gain_[j] * step;
   }
   pending_refresh_weight_ = Real{1} / (refresh_strength_ * refresh_denominator);
+  return true;
 }
 
 template <class Real>
@@ -134,29 +159,34 @@ void BasicRls<Real>::SettlePendingUpdates() {
 }
 
 template <class Real>
-void BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const Real> targets,
-                                std::span<Real> priors) {
+int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const Real> targets,
+                               std::span<Real> priors) {
   const int d = dimension_;
   const int outputs = num_outputs_;
   const int k = static_cast<int>(targets.size()) / outputs;
-  if (forgetting_ != Real{1} || k == 1) {
-    for (int s = 0; s < k; ++s) {
-      LearnOutputs(features.subspan(static_cast<std::size_t>(s) * d, d),
-                   targets.subspan(static_cast<std::size_t>(s) * outputs, outputs),
-                   priors.subspan(static_cast<std::size_t>(s) * outputs, outputs));
+  if (forgetting_ == Real{1} && k > 1) {
+    SettlePendingUpdates();
+    block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);
+    Real* error_variance_factors = block_scratch_.data() + static_cast<std::size_t>(d) * k;
+    if (RunBlockUpdate(internal::BlockUpdateArguments<Real>{
+            covariance_.data(), stride_, d, k, outputs, features.data(), targets.data(),
+            weights_.data(), block_scratch_.data(), priors.data(), error_variance_factors})) {
+      for (int s = 0; s < k; ++s) {
+        RecordErrors(targets.data() + static_cast<std::size_t>(s) * outputs,
+                     priors.data() + static_cast<std::size_t>(s) * outputs,
+                     error_variance_factors[s]);
+      }
+      return k;
     }
-    return;
+    // Some sample would make the model non-finite: learn the others one by one.
   }
-  SettlePendingUpdates();
-  block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);
-  Real* error_variance_factors = block_scratch_.data() + static_cast<std::size_t>(d) * k;
-  RunBlockUpdate(internal::BlockUpdateArguments<Real>{
-      covariance_.data(), stride_, d, k, outputs, features.data(), targets.data(),
-      weights_.data(), block_scratch_.data(), priors.data(), error_variance_factors});
+  int learned = 0;
   for (int s = 0; s < k; ++s) {
-    RecordErrors(targets.data() + static_cast<std::size_t>(s) * outputs,
-                 priors.data() + static_cast<std::size_t>(s) * outputs, error_variance_factors[s]);
+    learned += LearnOutputs(features.subspan(static_cast<std::size_t>(s) * d, d),
+                            targets.subspan(static_cast<std::size_t>(s) * outputs, outputs),
+                            priors.subspan(static_cast<std::size_t>(s) * outputs, outputs));
   }
+  return learned;
 }
 
 template <class Real>

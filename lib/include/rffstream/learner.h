@@ -18,8 +18,11 @@
 //   double prediction = learner->Predict(x_new);
 //
 // Hot path: after Create(), Predict() and Learn() allocate nothing, take no
-// locks and throw nothing. Their inputs must already be validated (right size,
-// finite): see the REQUIRES lines.
+// locks and throw nothing. Their inputs must have the right size (see the
+// REQUIRES lines). A sample that would make the model non-finite (a NaN or
+// infinite value, or numbers so large that the update overflows) is never
+// learned: the model stays as it was and the learning call says so (a NaN
+// prior, false, or a smaller count), so one bad sample cannot poison a model.
 //
 // Threading: a Learner is not shared across threads without external
 // synchronization; Predict() on a const Learner may run on many threads at once.
@@ -52,17 +55,18 @@ class BasicLearner {
   // input_dimension(), all finite.
   Real Predict(std::span<const Real> x) const noexcept;
 
-  // Returns the a-priori prediction for x, then learns from (x, target).
-  // REQUIRES: config().num_outputs == 1, x.size() == input_dimension(), x and
-  // target finite.
+  // Returns the a-priori prediction for x, then learns from (x, target); NaN
+  // when the sample was refused and not learned (see the top of this file).
+  // REQUIRES: config().num_outputs == 1, x.size() == input_dimension().
   Real Learn(std::span<const Real> x, Real target) noexcept;
 
   // Several outputs: the predictions of outputs 0 .. predictions.size() - 1;
-  // and learning one target per output, writing the a-priori predictions.
+  // and learning one target per output, writing the a-priori predictions
+  // (false, with NaN priors, when the sample was refused and not learned).
   // REQUIRES: predictions.size() <= config().num_outputs; targets and priors
   // hold config().num_outputs values.
   void PredictOutputs(std::span<const Real> x, std::span<Real> predictions) const noexcept;
-  void LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
+  bool LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
                     std::span<Real> priors) noexcept;
 
   // Learns k samples at once: `inputs` holds k rows of input_dimension()
@@ -70,9 +74,11 @@ class BasicLearner {
   // values, the priors being what k calls of LearnOutputs() would return. Features are mapped as a block and
   // the RLS update is one rank-k (Woodbury) update when β = 1. For throughput
   // on files and pipes, not for latency: scratch grows to the largest k seen.
+  // Returns the number of samples learned: a refused sample (NaN priors) is
+  // skipped and the others are learned as if it had not been there.
   // REQUIRES: inputs.size() == k · input_dimension(), targets.size() ==
-  // priors.size() == k · num_outputs, all finite.
-  void LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
+  // priors.size() == k · num_outputs.
+  int LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                   std::span<Real> priors);
 
   // Splitting a sample's work across threads. Its feature row is z(x)
@@ -85,9 +91,9 @@ class BasicLearner {
   int row_length() const { return rls_.dimension(); }
   void MapRow(std::span<const Real> x, std::span<Real> row) const noexcept;
   void PredictRowOutputs(std::span<const Real> row, std::span<Real> predictions) const noexcept;
-  void LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
+  bool LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
                        std::span<Real> priors) noexcept;
-  void LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
+  int LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
                      std::span<Real> priors);
 
   struct PredictionWithVariance {

@@ -60,14 +60,18 @@ class BasicRls {
   Real Predict(std::span<const Real> z, int output = 0) const;
 
   // Learns (z, target) and returns the a-priori prediction wᵀz made before
-  // the update. REQUIRES: num_outputs() == 1, z.size() == dimension(), all
-  // finite. No allocation.
+  // the update, or NaN when the sample was not learned (see LearnOutputs).
+  // REQUIRES: num_outputs() == 1, z.size() == dimension(). No allocation.
   Real Learn(std::span<const Real> z, Real target);
 
   // Learns (z, one target per output); `priors` receives the a-priori
-  // predictions. REQUIRES: targets.size() == priors.size() == num_outputs(),
-  // z.size() == dimension(), all finite. No allocation.
-  void LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
+  // predictions. A sample that would make the model non-finite — z or a
+  // target not finite, or so large that c = 1 + zᵀPz, an a-priori error
+  // e, e²/c or a new weight overflows — is not learned: the model is left as
+  // it was, `priors` are NaN and the result is false. REQUIRES:
+  // targets.size() == priors.size() == num_outputs(), z.size() ==
+  // dimension(). No allocation.
+  bool LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
                     std::span<Real> priors);
 
   // Learns k samples at once: `features` holds k rows of dimension() values
@@ -76,10 +80,13 @@ class BasicRls {
   // Woodbury rank-k update (matrix-matrix work): the same weights and
   // predictions as the sequential calls, up to rounding. With β < 1 the
   // samples are learned one at a time (same results, no speed-up).
+  // A block holding a sample that LearnOutputs() would refuse is learned one
+  // sample at a time instead, so that exactly the others are learned; the
+  // refused samples' priors are NaN. Returns the number of samples learned.
   // Scratch space grows to the largest k seen (allocation only then).
   // REQUIRES: features.size() == k · dimension(),
   // targets.size() == priors.size() == k · num_outputs().
-  void LearnBlock(std::span<const Real> features, std::span<const Real> targets,
+  int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                   std::span<Real> priors);
 
   // zᵀ P z: the posterior variance of wᵀz in units of the noise variance
@@ -141,6 +148,7 @@ class BasicRls {
   // The pass over S alternates direction (see internal/symmetric_update.h).
   bool next_pass_bottom_up_ = false;
   std::vector<Real> weights_;  // num_outputs_ runs of dimension_ entries
+  std::vector<Real> next_weights_;  // scratch: the weights after a sample, until accepted
   AlignedVector<Real> gain_;          // u = P z / β of the last sample
   AlignedVector<Real> refresh_gain_;  // g = α P e_i of the last refresh
   AlignedVector<Real> product_;       // scratch: P z

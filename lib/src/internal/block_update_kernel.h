@@ -29,8 +29,10 @@ namespace rffstream::internal {
 // name does not depend on the instruction set, so shared ones would merge).
 namespace {
 
+// Returns false, and changes neither P nor the weights, when the block would
+// make the model non-finite (see BlockUpdateArguments).
 template <class Real>
-void BlockUpdate(const BlockUpdateArguments<Real>& block) {
+bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
   using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const int d = block.dimension;
@@ -56,9 +58,20 @@ void BlockUpdate(const BlockUpdateArguments<Real>& block) {
     block.error_variance_factors[s] = cholesky.matrixLLT()(s, s) * cholesky.matrixLLT()(s, s);
   }
   // W += U S⁻¹ R;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
-  w.noalias() += gains * cholesky.matrixU().solve(whitened);
+  Matrix updated = w;
+  updated.noalias() += gains * cholesky.matrixU().solve(whitened);
+  // The squared errors weighted by 1/c feed the noise estimate. (A NaN
+  // anywhere in Z makes the whole factorization, and so all of these, NaN.)
+  const Eigen::Array<Real, Eigen::Dynamic, Eigen::Dynamic> weighted_squares =
+      whitened.array().square();
+  if (!updated.allFinite() || !weighted_squares.allFinite() ||
+      !gains.allFinite() || cholesky.info() != Eigen::Success) {
+    return false;
+  }
+  w = updated;
   const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
   covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
+  return true;
 }
 
 }  // namespace

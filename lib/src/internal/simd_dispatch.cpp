@@ -51,16 +51,13 @@ CpuFeatures DetectCpuFeatures() { return {}; }
 
 const std::vector<const SimdKernelTable*>& Supported() {
   static const std::vector<const SimdKernelTable*> supported = [] {
-    static const SimdKernelTable avx512 = Avx512SimdKernels(), avx2 = Avx2SimdKernels(),
-                                   sse41 = Sse41SimdKernels(), sse2 = Sse2SimdKernels(),
-                                   scalar = ScalarSimdKernels();
     const CpuFeatures features = DetectCpuFeatures();
     std::vector<const SimdKernelTable*> list;
-    if (features.avx512) list.push_back(&avx512);
-    if (features.avx2_fma) list.push_back(&avx2);
-    if (features.sse41) list.push_back(&sse41);
-    if (features.sse2) list.push_back(&sse2);
-    list.push_back(&scalar);
+    if (features.avx512) list.push_back(&kAvx512SimdKernels);
+    if (features.avx2_fma) list.push_back(&kAvx2SimdKernels);
+    if (features.sse41) list.push_back(&kSse41SimdKernels);
+    if (features.sse2) list.push_back(&kSse2SimdKernels);
+    list.push_back(&kScalarSimdKernels);
     return list;
   }();
   return supported;

@@ -15,7 +15,7 @@
 namespace rffstream::internal {
 
 template <class Arch>
-SimdKernelTable MakeSimdKernelTable(const char* name) {
+constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
   return SimdKernelTable{
       name,
       &SinCosArrayKernels<float, Arch>::ScaledCos,

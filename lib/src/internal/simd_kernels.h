@@ -83,15 +83,20 @@ struct SimdKernelTable {
   void (*update_and_multiply_double)(double* matrix, int dimension, double scale,
                                      const double* u, double a, const double* g, double b,
                                      bool bottom_up, const double* z, double* product);
-  void (*block_update_float)(const BlockUpdateArguments<float>& block);
-  void (*block_update_double)(const BlockUpdateArguments<double>& block);
+  // False, with P and the weights unchanged, if the block would make the
+  // model non-finite.
+  bool (*block_update_float)(const BlockUpdateArguments<float>& block);
+  bool (*block_update_double)(const BlockUpdateArguments<double>& block);
 };
 
-SimdKernelTable Avx512SimdKernels();
-SimdKernelTable Avx2SimdKernels();
-SimdKernelTable Sse41SimdKernels();
-SimdKernelTable Sse2SimdKernels();
-SimdKernelTable ScalarSimdKernels();
+// The tables are constant-initialized data: naming one runs no code, so no
+// instruction of an instruction set runs before CPUID and XGETBV say that the
+// CPU and the OS support it (simd_dispatch.cpp).
+extern const SimdKernelTable kAvx512SimdKernels;
+extern const SimdKernelTable kAvx2SimdKernels;
+extern const SimdKernelTable kSse41SimdKernels;
+extern const SimdKernelTable kSse2SimdKernels;
+extern const SimdKernelTable kScalarSimdKernels;
 
 // Kernels this CPU and OS can run, best first; "scalar" is always last.
 std::span<const SimdKernelTable* const> SupportedSimdKernelTables();

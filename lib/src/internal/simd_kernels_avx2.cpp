@@ -4,8 +4,6 @@
 
 namespace rffstream::internal {
 
-SimdKernelTable Avx2SimdKernels() {
-  return MakeSimdKernelTable<xsimd::fma3<xsimd::avx2>>("avx2");
-}
+constinit const SimdKernelTable kAvx2SimdKernels = MakeSimdKernelTable<xsimd::avx2>("avx2");
 
 }  // namespace rffstream::internal

@@ -4,6 +4,6 @@
 
 namespace rffstream::internal {
 
-SimdKernelTable Avx512SimdKernels() { return MakeSimdKernelTable<xsimd::avx512bw>("avx512"); }
+constinit const SimdKernelTable kAvx512SimdKernels = MakeSimdKernelTable<xsimd::avx512bw>("avx512");
 
 }  // namespace rffstream::internal

@@ -77,22 +77,21 @@ void UpdateAndMultiply(Real* matrix, int dimension, Real scale, const Real* u, R
 
 }  // namespace
 
-SimdKernelTable ScalarSimdKernels() {
-  return SimdKernelTable{"scalar",
-                         &ScaledCos<float>,
-                         &ScaledCos<double>,
-                         &ScaledSin<float>,
-                         &ScaledSin<double>,
-                         &ScaledSinCos<float>,
-                         &ScaledSinCos<double>,
-                         &Map<float>,
-                         &Map<double>,
-                         &MapBlock<float>,
-                         &MapBlock<double>,
-                         &UpdateAndMultiply<float>,
-                         &UpdateAndMultiply<double>,
-                         &BlockUpdate<float>,
-                         &BlockUpdate<double>};
-}
+constinit const SimdKernelTable kScalarSimdKernels{
+    "scalar",
+    &ScaledCos<float>,
+    &ScaledCos<double>,
+    &ScaledSin<float>,
+    &ScaledSin<double>,
+    &ScaledSinCos<float>,
+    &ScaledSinCos<double>,
+    &Map<float>,
+    &Map<double>,
+    &MapBlock<float>,
+    &MapBlock<double>,
+    &UpdateAndMultiply<float>,
+    &UpdateAndMultiply<double>,
+    &BlockUpdate<float>,
+    &BlockUpdate<double>};
 
 }  // namespace rffstream::internal

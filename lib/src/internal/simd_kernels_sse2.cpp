@@ -4,6 +4,6 @@
 
 namespace rffstream::internal {
 
-SimdKernelTable Sse2SimdKernels() { return MakeSimdKernelTable<xsimd::sse2>("sse2"); }
+constinit const SimdKernelTable kSse2SimdKernels = MakeSimdKernelTable<xsimd::sse2>("sse2");
 
 }  // namespace rffstream::internal

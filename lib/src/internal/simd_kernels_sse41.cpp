@@ -4,6 +4,6 @@
 
 namespace rffstream::internal {
 
-SimdKernelTable Sse41SimdKernels() { return MakeSimdKernelTable<xsimd::sse4_1>("sse41"); }
+constinit const SimdKernelTable kSse41SimdKernels = MakeSimdKernelTable<xsimd::sse4_1>("sse41");
 
 }  // namespace rffstream::internal
