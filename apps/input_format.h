@@ -1,18 +1,20 @@
 // File: apps/input_format.h
 //
-// The input format flags (--format, --delimiter, --dim, --ignore, with
-// --target/--targets) and the line parser they describe, shared by learn,
-// predict and serve so that files, pipes and sockets parse alike.
+// The input format flags (--format, --delimiter, --dim, --header, --ignore,
+// --max_inputs, with --target/--targets/--classes) and the Task they
+// describe, shared by learn, predict and serve so that files, pipes and
+// sockets parse alike. A loaded model brings its own Task; the flags may then
+// repeat it but never contradict it.
 #ifndef RFFSTREAM_APPS_INPUT_FORMAT_H_
 #define RFFSTREAM_APPS_INPUT_FORMAT_H_
 
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "rffstream/line_parser.h"
+#include "rffstream/task.h"
 
 namespace rffstream::app {
 
@@ -20,28 +22,43 @@ namespace rffstream::app {
 // libsvm's dimension when --dim is absent.
 [[nodiscard]] absl::Status ValidateInputFormatFlags(bool can_infer_dimension);
 
-// libsvm without --dim: the dimension is to be inferred from a warm-up window.
+// libsvm without --dim: for a new model the dimension is inferred from a
+// warm-up window of this many lines.
 bool InferLibsvmDimension();
-
-// The number of lines the dimension is inferred from.
 inline constexpr int kDimensionWarmUpLines = 1000;
 
-// The field delimiter of csv and dense input (for headers and field counts).
+// The largest feature index in `warm_up`. FailedPrecondition if no line
+// has one, or if it is beyond --max_inputs.
+[[nodiscard]] absl::StatusOr<int> InferredLibsvmDimension(const std::vector<std::string>& warm_up);
+
+// The field delimiter of csv and dense input, for splitting a header.
 char InputDelimiter();
 
-// The parser for a stream given its first data line and header (empty when
-// none). A line of exactly `inputs_only_dimension` fields (a model's input
-// dimension when predicting, else 0) is taken to have no target column.
-// InvalidArgument errors are usage errors; FailedPrecondition ones are about
-// the input (too few columns).
-[[nodiscard]] absl::StatusOr<std::unique_ptr<LineParser>> MakeLineParser(
-    std::string_view first_line, const std::vector<std::string>& header,
-    int inputs_only_dimension);
+// Whether the input starts with a header row: --header or --noheader when
+// given, else as the model learned (`model_task`, null for a new model).
+bool InputHasHeader(const Task* model_task);
 
-// The libsvm parser for the largest index seen in `warm_up` (when
-// InferLibsvmDimension()). FailedPrecondition if no line has an index.
-[[nodiscard]] absl::StatusOr<std::unique_ptr<LineParser>> MakeInferredLibsvmParser(
-    const std::vector<std::string>& warm_up);
+// A UTF-8 byte order mark at the start of the input is not part of the data.
+std::string_view WithoutByteOrderMark(std::string_view first_line);
+
+// The task the flags describe for a new model, from the header (empty when
+// none) and the first data line; `libsvm_dimension` is the inferred one, or
+// 0 to take --dim; `num_fields`, when positive, fixes the field count
+// instead of the first line (serve's --fields). InvalidArgument errors are
+// usage errors; FailedPrecondition ones are about the input (too few
+// columns); OutOfRange means this first line is a bad line (more inputs than
+// --max_inputs) and the next one may start the stream instead.
+[[nodiscard]] absl::StatusOr<Task> TaskFromFlags(std::string_view first_line,
+                                                 const std::vector<std::string>& header,
+                                                 int libsvm_dimension, int num_fields = 0);
+
+// The flags that contradict a loaded model's task, each as
+// "--flag=value (the model has ...)"; empty when they agree.
+std::vector<std::string> InputFlagConflicts(const Task& task);
+
+// The input's header row against the names the model learned with.
+[[nodiscard]] absl::Status CheckHeaderMatchesTask(const std::vector<std::string>& header,
+                                                  const Task& task);
 
 }  // namespace rffstream::app
 

@@ -28,16 +28,12 @@
 #include "parse_ahead.h"
 #include "parsed_line.h"
 #include "prediction_writer.h"
+#include "printable_text.h"
 #include "progress_table.h"
 #include "rffstream/rffstream.h"
-#include "target_column.h"
+#include "task_outputs.h"
 
 ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
-ABSL_FLAG(bool, header, false, "the first line is a header row of column names");
-ABSL_FLAG(std::string, target, "last",
-          "target column: last, first, a 0-based index, or a name from the header; "
-          "the other columns are the inputs. A line with an empty target field is "
-          "predicted but not learned from");
 ABSL_FLAG(std::string, predictions, "",
           "write one line per input line (after the header) to FILE, - for standard "
           "output: the a-priori prediction, or an empty line for a blank or rejected line");
@@ -53,7 +49,7 @@ ABSL_FLAG(int, block, 1,
           "model as k = 1, higher throughput, each block's output written when it is full)");
 ABSL_FLAG(bool, variance, false,
           "write a second column: the predictive variance sigma^2 (1 + z'Pz), sigma^2 "
-          "estimated online");
+          "estimated online (nan, unknown, until the first sample is learned)");
 ABSL_FLAG(std::string, load, "",
           "start from this checkpoint (model, counters and metrics); model flags that differ "
           "from it are an error");
@@ -77,9 +73,6 @@ absl::Status ValidateFlags() {
   if (absl::GetFlag(FLAGS_block) < 1) {
     return absl::InvalidArgumentError("--block must be >= 1");
   }
-  if (absl::GetFlag(FLAGS_variance) && OutputsFromFlags() > 1) {
-    return absl::InvalidArgumentError("--variance is for a single target");
-  }
   if (absl::GetFlag(FLAGS_block) > 1 && absl::GetFlag(FLAGS_variance)) {
     return absl::InvalidArgumentError(
         "--variance needs each prediction before the next update: use it with --block=1");
@@ -100,14 +93,18 @@ absl::Status ValidateFlags() {
       absl::GetFlag(FLAGS_save).empty()) {
     return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
   }
+  // A checkpoint that cannot be written is found out now, not after hours of learning.
+  if (const std::string save = absl::GetFlag(FLAGS_save); !save.empty()) {
+    if (absl::Status usable = CheckCheckpointPath(save); !usable.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message()));
+    }
+  }
   if (absl::Status status = ValidateInputFormatFlags(/*can_infer_dimension=*/true); !status.ok()) {
     return status;
   }
   return ValidateModelFlags();
 }
 
-// One run over one input stream. Owns the parser and the learner, which are
-// created once the first data line shows how many columns there are.
 // Whether a run learns from its labelled lines, or only predicts (and scores).
 enum class RunMode { kLearn, kPredict };
 
@@ -127,41 +124,43 @@ class LearnRun {
         warm_up_lines_(std::max(standardize_lines_, GammaFromWarmUp() ? kMedianHeuristicMaxRows : 0)),
         block_size_(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_block) : 1),
         with_variance_(absl::GetFlag(FLAGS_variance)),
-        num_classes_(absl::GetFlag(FLAGS_classes)),
-        num_outputs_(OutputsFromFlags()),
         max_error_messages_(absl::GetFlag(FLAGS_max_error_messages)),
         schedule_(std::move(schedule)),
-        classification_(std::max(num_classes_, 1)),
-        progress_(log, absl::GetFlag(FLAGS_progress_every)),
-        real_targets_(num_outputs_),
-        priors_(num_outputs_),
-        output_values_(num_outputs_) {}
+        progress_(log, absl::GetFlag(FLAGS_progress_every)) {}
 
-  // Starts from a loaded model instead of a new one. Learning continues its
-  // metrics too; predicting scores only the new lines.
-  void Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
+  // Starts from a loaded model and its task instead of a new one. Learning
+  // continues its metrics too; predicting scores only the new lines.
+  int Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
+    if (std::optional<int> exit_code = SetTask(checkpoint.record.task)) return *exit_code;
     learner_.emplace(std::move(checkpoint.learner));
     feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
-    if (mode_ == RunMode::kLearn && num_classes_ == 0) {
-      metrics_ = checkpoint.metrics;
-      progress_.ContinueFrom(metrics_);
+    if (mode_ == RunMode::kLearn) {
+      metrics_ = checkpoint.record.metrics;
+      if (task_.is_classifier()) classification_ = std::move(checkpoint.record.classification);
+      if (task_.is_classifier()) {
+        progress_.ContinueFrom(classification_);
+      } else {
+        progress_.ContinueFrom(metrics_);
+      }
     }
     model_source_ = std::move(source);
     schedule_.MarkSaved(learner_->samples_learned());
+    return kExitSuccess;
   }
 
   // Returns the exit code.
   int Run(LineReader& reader, const std::string& input_name) {
     input_name_ = input_name;
-    const bool has_header = absl::GetFlag(FLAGS_header);
+    const bool has_header = InputHasHeader(learner_.has_value() ? &task_ : nullptr);
     // The lines that decide the parser are read here; the rest are read and
     // parsed ahead on a thread of their own while this one learns.
     while (parser_ == nullptr) {
       std::optional<LineReader::Line> line = reader.Next();
       if (!line.has_value()) break;
       ++line_number_;
+      if (line_number_ == 1) line->text = WithoutByteOrderMark(line->text);
       if (has_header && line_number_ == 1) {
-        if (!line->too_long) header_ = SplitCsvHeader(line->text, InputDelimiter());
+        if (std::optional<int> exit_code = ReadHeader(*line)) return *exit_code;
         continue;
       }
       if (std::optional<int> exit_code = HandleLine(*line)) return *exit_code;
@@ -176,6 +175,8 @@ class LearnRun {
         if (!parse_ahead.Ready()) writer_.Flush();
         const typename ParseAhead<Real>::Batch* batch = parse_ahead.Next();
         if (batch == nullptr) break;
+        // Whoever read the output has gone (`| head`): stop like a Unix filter.
+        if (writer_.reader_gone()) break;
         for (int i = 0; i < batch->size(); ++i) {
           line_number_ = batch->line(i).line_number;
           if (std::optional<int> exit_code = HandleParsed(batch->line(i), batch->inputs(i),
@@ -198,8 +199,8 @@ class LearnRun {
     if (!learner_.has_value() && !pending_.empty()) {
       if (std::optional<int> exit_code = StartLearner()) return *exit_code;
     }
-    FlushBlock();
-    if (absl::Status status = writer_.Close(); !status.ok()) {
+    if (std::optional<int> exit_code = FlushBlock()) return *exit_code;
+    if (absl::Status status = writer_.Close(); !status.ok() && !writer_.reader_gone()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(status.message()).c_str());
       return kExitIoError;
     }
@@ -209,14 +210,56 @@ class LearnRun {
   }
 
  private:
+  // Sets what the model learns; sizes the per-line buffers for it.
+  std::optional<int> SetTask(const Task& task) {
+    if (with_variance_ && task.num_outputs() > 1) {
+      std::fprintf(log_, "rffstream: --variance is for a single regression target; the model has %d outputs\n",
+                   task.num_outputs());
+      return kExitUsageError;
+    }
+    task_ = task;
+    classification_ = ClassificationMetrics(task_.num_classes);
+    const auto outputs = static_cast<std::size_t>(task_.num_outputs());
+    real_targets_.assign(outputs, Real{0});
+    priors_.assign(outputs, Real{0});
+    output_values_.assign(outputs, 0.0);
+    target_metrics_.assign(outputs, RegressionMetrics());
+    return std::nullopt;
+  }
+
+  std::optional<int> ReadHeader(const LineReader::Line& line) {
+    if (line.too_long) return std::nullopt;
+    header_ = SplitCsvHeader(line.text, learner_.has_value() && task_.format != InputFormat::kCsv
+                                            ? CsvLineParser::kWhitespace
+                                            : InputDelimiter());
+    if (learner_.has_value()) {
+      if (absl::Status matches = CheckHeaderMatchesTask(header_, task_); !matches.ok()) {
+        std::fprintf(log_, "rffstream: %s: line 1: %s\n", input_name_.c_str(),
+                     std::string(matches.message()).c_str());
+        return kExitBadInput;
+      }
+    } else if (std::optional<std::string> repeated = RepeatedName(header_)) {
+      std::fprintf(log_, "rffstream: %s: warning: the header names more than one column '%s'\n",
+                   input_name_.c_str(), repeated->c_str());
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<std::string> RepeatedName(const std::vector<std::string>& names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (std::find(names.begin() + i + 1, names.end(), names[i]) != names.end()) return names[i];
+    }
+    return std::nullopt;
+  }
+
   void PrintSummary() {
     const char* verb = mode_ == RunMode::kLearn ? "learned" : "scored";
-    if (num_classes_ > 0) {
+    if (task_.is_classifier()) {
       progress_.Finish(classification_, line_number_, predicted_only_, rejected_, verb);
     } else {
       progress_.Finish(metrics_, line_number_, predicted_only_, rejected_, verb);
     }
-    if (num_outputs_ > 1 && num_classes_ == 0) {
+    if (task_.num_outputs() > 1 && !task_.is_classifier()) {
       target_metrics_[0] = metrics_;  // the first target's are kept in metrics_
       std::fprintf(log_, "rmse per target:");
       for (const RegressionMetrics& target : target_metrics_) {
@@ -240,7 +283,9 @@ class LearnRun {
         if (static_cast<int>(undecided_lines_.size()) < kDimensionWarmUpLines) return std::nullopt;
         return InferDimensionAndReplay();
       }
-      if (std::optional<int> exit_code = StartParser(line.text)) return *exit_code;
+      absl::StatusOr<bool> started = StartParser(line.text);
+      if (!started.ok()) return Reject(std::string(started.status().message()));
+      if (!*started) return exit_code_;
     }
     return ParseAndHandle(line);
   }
@@ -249,14 +294,16 @@ class LearnRun {
   std::optional<int> InferDimensionAndReplay() {
     std::vector<std::string> texts;
     for (const auto& [number, text] : undecided_lines_) texts.push_back(text);
-    absl::StatusOr<std::unique_ptr<LineParser>> parser = MakeInferredLibsvmParser(texts);
-    if (!parser.ok()) {
+    absl::StatusOr<int> dimension = InferredLibsvmDimension(texts);
+    absl::StatusOr<Task> task =
+        dimension.ok() ? TaskFromFlags("", {}, *dimension) : absl::StatusOr<Task>(dimension.status());
+    if (!task.ok()) {
       std::fprintf(log_, "rffstream: %s: %s\n", input_name_.c_str(),
-                   std::string(parser.status().message()).c_str());
+                   std::string(task.status().message()).c_str());
       return kExitBadInput;
     }
-    parser_ = *std::move(parser);
-    SetUpBuffers();
+    if (std::optional<int> exit_code = SetTask(*task)) return exit_code;
+    SetUpParser(task_.MakeLineParser());
     if (!quiet_) std::fprintf(log_, "libsvm dimension inferred: %d\n", parser_->num_inputs());
     const std::int64_t current_line = line_number_;
     std::vector<std::pair<std::int64_t, std::string>> lines = std::move(undecided_lines_);
@@ -293,24 +340,18 @@ class LearnRun {
         return Reject(absl::StrCat("line longer than ", absl::GetFlag(FLAGS_max_line_bytes),
                                    " bytes (--max_line_bytes)"));
       case ParsedLine::Kind::kBlank:
-        EmitEmptyLine();
-        return std::nullopt;
+        return EmitEmptyLine();
       case ParsedLine::Kind::kMalformed:
         return Reject(parsed.error);
       case ParsedLine::Kind::kValues:
         break;
     }
-    if (parsed.labelled && num_classes_ > 0) {
-      const double label = targets[0];
-      if (label != std::floor(label) || label < 0 || label >= num_classes_) {
-        return Reject(absl::StrCat("class label ", label, " is not an integer in [0, ",
-                                   num_classes_, ") (--classes)"));
+    if (parsed.labelled) {
+      if (std::optional<std::string> invalid = InvalidClassLabel(task_, targets[0])) {
+        return Reject(*invalid);
       }
     }
-    if (learner_.has_value()) {
-      Process(inputs, feature_row, parsed.labelled, targets);
-      return std::nullopt;
-    }
+    if (learner_.has_value()) return Process(inputs, feature_row, parsed.labelled, targets);
     pending_.push_back(PendingLine{line_number_, false, parsed.labelled,
                                    std::vector<double>(inputs.begin(), inputs.end()),
                                    std::vector<double>(targets.begin(), targets.end())});
@@ -318,47 +359,80 @@ class LearnRun {
     return std::nullopt;
   }
 
-  void SetUpBuffers() {
+  void SetUpParser(std::unique_ptr<LineParser> parser) {
+    parser_ = std::move(parser);
     inputs_.assign(parser_->num_inputs(), 0.0);
     targets_.assign(parser_->num_targets(), 0.0);
     converted_inputs_.assign(parser_->num_inputs(), Real{0});
-    target_metrics_.assign(num_outputs_, RegressionMetrics());
   }
 
-  std::optional<int> StartParser(std::string_view first_data_line) {
-    // Predicting with a model: a line of exactly its inputs has no target column.
-    const int inputs_only =
-        learner_.has_value() && mode_ == RunMode::kPredict ? learner_->input_dimension() : 0;
-    absl::StatusOr<std::unique_ptr<LineParser>> parser =
-        MakeLineParser(first_data_line, header_, inputs_only);
-    if (!parser.ok()) {
-      const bool usage = parser.status().code() == absl::StatusCode::kInvalidArgument;
+  // Sets up the parser from the first data line: the loaded model's task,
+  // or a new task from the flags. Returns true when set up, false after a
+  // fatal error (reported), or an error for a bad first line that the next
+  // line may replace.
+  absl::StatusOr<bool> StartParser(std::string_view first_data_line) {
+    if (learner_.has_value()) {
+      const int fields = task_.format == InputFormat::kLibsvm
+                             ? task_.num_fields
+                             : CountCsvFields(first_data_line, FieldDelimiter());
+      // A line of exactly the model's inputs has no target column: predict it.
+      const bool inputs_only = mode_ == RunMode::kPredict && fields != task_.num_fields &&
+                               fields == task_.num_inputs();
+      if (fields != task_.num_fields && !inputs_only) {
+        std::fprintf(log_,
+                     "rffstream: %s: line %" PRId64 ": %d fields, but the model from %s reads "
+                     "lines of %d (%d inputs, %d target columns, %zu ignored)\n",
+                     input_name_.c_str(), line_number_, fields, model_source_.c_str(),
+                     task_.num_fields, task_.num_inputs(), task_.num_targets(),
+                     task_.ignored_columns.size());
+        exit_code_ = kExitBadInput;
+        return false;
+      }
+      SetUpParser(task_.MakeLineParser(inputs_only));
+      return true;
+    }
+    absl::StatusOr<Task> task = TaskFromFlags(first_data_line, header_, 0);
+    if (!task.ok() && task.status().code() == absl::StatusCode::kOutOfRange) return task.status();
+    if (!task.ok()) {
+      const bool usage = task.status().code() == absl::StatusCode::kInvalidArgument;
       std::fprintf(log_, "rffstream: %s%s%s\n", usage ? "" : input_name_.c_str(),
                    usage ? "" : absl::StrCat(": line ", line_number_, ": ").c_str(),
-                   std::string(parser.status().message()).c_str());
-      return usage ? kExitUsageError : kExitBadInput;
+                   std::string(task.status().message()).c_str());
+      exit_code_ = usage ? kExitUsageError : kExitBadInput;
+      return false;
     }
-    parser_ = *std::move(parser);
-    SetUpBuffers();
-    if (learner_.has_value() && parser_->num_inputs() != learner_->input_dimension()) {
-      std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %d inputs, but the model from %s has %d\n",
-                   input_name_.c_str(), line_number_, parser_->num_inputs(), model_source_.c_str(),
-                   learner_->input_dimension());
-      return kExitBadInput;
+    if (std::optional<int> exit_code = SetTask(*task)) {
+      exit_code_ = *exit_code;
+      return false;
     }
-    return std::nullopt;
+    SetUpParser(task_.MakeLineParser());
+    return true;
+  }
+
+  char FieldDelimiter() const {
+    return task_.format == InputFormat::kDense ? CsvLineParser::kWhitespace : task_.delimiter;
   }
 
   std::optional<int> StartLearner() {
-    absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags(parser_->num_inputs());
+    absl::StatusOr<LearnerConfig> config =
+        LearnerConfigFromFlags(task_.num_inputs(), task_.num_outputs());
     if (!config.ok()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(config.status().message()).c_str());
       return kExitUsageError;
     }
+    if (absl::Status fits = CheckModelFitsMemory(*config, sizeof(Real)); !fits.ok()) {
+      std::fprintf(log_, "rffstream: %s\n", std::string(fits.message()).c_str());
+      return kExitUsageError;
+    }
     if (standardize_lines_ > 0) {
-      InputStatistics statistics(parser_->num_inputs());
-      for (const PendingLine& pending : pending_) {
-        if (!pending.rejected) statistics.Add(pending.inputs);
+      InputStatistics statistics(task_.num_inputs());
+      for (PendingLine& pending : pending_) {
+        if (pending.rejected || statistics.Add(pending.inputs)) continue;
+        pending.rejected = true;
+        if (std::optional<int> exit_code = ReportBadLine(
+                pending.line_number, "an input is too large to standardize (its square overflows)")) {
+          return exit_code;
+        }
       }
       config->features.input_offset = statistics.Means();
       config->features.input_scale = statistics.StandardDeviations();
@@ -369,7 +443,7 @@ class LearnRun {
         if (!pending.rejected) rows.insert(rows.end(), pending.inputs.begin(), pending.inputs.end());
       }
       absl::StatusOr<double> gamma =
-          MedianHeuristicGamma(rows, parser_->num_inputs(), config->features.input_offset,
+          MedianHeuristicGamma(rows, task_.num_inputs(), config->features.input_offset,
                                config->features.input_scale);
       if (!gamma.ok()) {
         std::fprintf(log_, "rffstream: --gamma=auto: %s\n", std::string(gamma.status().message()).c_str());
@@ -386,88 +460,86 @@ class LearnRun {
     learner_.emplace(*std::move(learner));
     if (parse_ahead_ != nullptr) parse_ahead_->MapWith(*learner_);
     feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
+    const std::int64_t current_line = line_number_;
     for (const PendingLine& pending : pending_) {
-      if (pending.rejected) {
-        writer_.WriteEmptyLine();
-      } else {
-        Process(pending.inputs, {}, pending.labelled, pending.targets);
-      }
+      line_number_ = pending.line_number;
+      std::optional<int> exit_code =
+          pending.rejected ? EmitEmptyLine()
+                           : Process(pending.inputs, {}, pending.labelled, pending.targets);
+      if (exit_code.has_value()) return exit_code;
     }
+    line_number_ = current_line;
     pending_.clear();
     pending_.shrink_to_fit();
     return std::nullopt;
   }
 
   // The output line of a blank or rejected input line, now or in its turn.
-  void EmitEmptyLine() {
-    if (learner_.has_value()) {
-      FlushBlock();  // output stays in input order
-      writer_.WriteEmptyLine();
-    } else {
+  std::optional<int> EmitEmptyLine() {
+    if (!learner_.has_value()) {
       pending_.push_back(PendingLine{line_number_, /*rejected=*/true, false, {}, {}});
+      return std::nullopt;
     }
-  }
-
-  // The model's targets for a labelled line: the values, or for a class c the
-  // one-vs-rest vector (+1 at c, -1 elsewhere).
-  void SetRealTargets(std::span<const double> targets) {
-    if (num_classes_ > 0) {
-      std::fill(real_targets_.begin(), real_targets_.end(), Real{-1});
-      real_targets_[static_cast<int>(targets[0])] = Real{1};
-    } else {
-      std::copy(targets.begin(), targets.end(), real_targets_.begin());
-    }
+    std::optional<int> exit_code = FlushBlock();  // output stays in input order
+    writer_.WriteEmptyLine();
+    return exit_code;
   }
 
   // Predicts (and learns from a labelled line) given the line's numbers and,
   // when the reading thread has mapped it already, its feature row.
-  void Process(std::span<const double> parsed, std::span<const Real> mapped_row, bool labelled,
-               std::span<const double> targets) {
+  std::optional<int> Process(std::span<const double> parsed, std::span<const Real> mapped_row,
+                             bool labelled, std::span<const double> targets) {
     std::span<const Real> row = mapped_row;
     if (row.empty()) {
       std::copy(parsed.begin(), parsed.end(), converted_inputs_.begin());
       learner_->MapRow(converted_inputs_, feature_row_);
       row = feature_row_;
     }
-    if (labelled) SetRealTargets(targets);
-    if (labelled && block_size_ > 1) {
+    const bool learns = labelled && mode_ == RunMode::kLearn;
+    if (learns && block_size_ > 1) {
       block_rows_.insert(block_rows_.end(), row.begin(), row.end());
-      block_targets_.insert(block_targets_.end(), real_targets_.begin(), real_targets_.end());
+      block_targets_.resize(block_targets_.size() + real_targets_.size());
+      EncodeTargets<Real>(task_, targets, std::span<Real>(block_targets_).last(real_targets_.size()));
       block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
-      if (static_cast<int>(block_labels_.size()) == block_size_ * parser_->num_targets()) {
-        FlushBlock();
-      }
-      return;
+      block_line_numbers_.push_back(line_number_);
+      if (static_cast<int>(block_line_numbers_.size()) == block_size_) return FlushBlock();
+      return std::nullopt;
     }
-    FlushBlock();  // output stays in input order
+    if (std::optional<int> exit_code = FlushBlock()) return exit_code;  // output stays in input order
+    if (learns) {
+      EncodeTargets<Real>(task_, targets, real_targets_);
+      // The variance is that of the prediction made before learning.
+      const Real variance = with_variance_ ? learner_->PredictRowWithVariance(row).variance : Real{0};
+      if (!learner_->LearnRowOutputs(row, real_targets_, priors_)) return RejectUnlearnable();
+      WriteOutput(priors_, variance);
+      Score(priors_, targets);
+      return std::nullopt;
+    }
     if (!labelled) ++predicted_only_;
-    if (with_variance_) {
-      const auto [prediction, variance] = learner_->PredictRowWithVariance(row);
-      writer_.WriteValues({static_cast<double>(prediction), static_cast<double>(variance)});
-      if (labelled) {
-        if (mode_ == RunMode::kLearn) learner_->LearnRowOutputs(row, real_targets_, priors_);
-        priors_[0] = prediction;
-        Score(priors_, targets);
-      }
+    learner_->PredictRowOutputs(row, priors_);
+    if (!AllFinite<Real>(priors_)) return RejectUnlearnable();
+    const Real variance = with_variance_ ? learner_->PredictRowWithVariance(row).variance : Real{0};
+    WriteOutput(priors_, variance);
+    if (labelled) Score(priors_, targets);
+    return std::nullopt;
+  }
+
+  static std::string UnlearnableReason() {
+    return "a number is too large for the model (its features, prediction or update would not "
+           "be finite)";
+  }
+
+  std::optional<int> RejectUnlearnable() { return Reject(UnlearnableReason()); }
+
+  // The output line: the predicted class, or one prediction per target, and
+  // the variance with --variance.
+  void WriteOutput(std::span<const Real> predictions, Real variance) {
+    if (task_.is_classifier()) {
+      writer_.WriteValues({static_cast<double>(PredictedClass(predictions))});
       return;
     }
-    if (labelled && mode_ == RunMode::kLearn) {
-      learner_->LearnRowOutputs(row, real_targets_, priors_);
-    } else {
-      learner_->PredictRowOutputs(row, priors_);
-    }
-    WriteOutput(priors_);
-    if (labelled) Score(priors_, targets);
-  }
-
-  static int Argmax(std::span<const Real> values) {
-    return static_cast<int>(std::max_element(values.begin(), values.end()) - values.begin());
-  }
-
-  // The output line: the predicted class, or one prediction per target.
-  void WriteOutput(std::span<const Real> predictions) {
-    if (num_classes_ > 0) {
-      writer_.WriteValues({static_cast<double>(Argmax(predictions))});
+    if (with_variance_) {
+      writer_.WriteValues({static_cast<double>(predictions[0]), static_cast<double>(variance)});
       return;
     }
     std::copy(predictions.begin(), predictions.end(), output_values_.begin());
@@ -475,12 +547,12 @@ class LearnRun {
   }
 
   void Score(std::span<const Real> priors, std::span<const double> targets) {
-    if (num_classes_ > 0) {
-      classification_.Add(Argmax(priors), static_cast<int>(targets[0]));
+    if (task_.is_classifier()) {
+      classification_.Add(PredictedClass(priors), static_cast<int>(targets[0]));
       if (!quiet_) progress_.Update(classification_);
     } else {
       metrics_.Add(priors[0], targets[0]);
-      for (int output = 1; output < num_outputs_; ++output) {
+      for (std::size_t output = 1; output < priors.size(); ++output) {
         target_metrics_[output].Add(priors[output], targets[output]);
       }
       if (!quiet_) progress_.Update(metrics_);
@@ -488,26 +560,37 @@ class LearnRun {
     if (schedule_.Due(learner_->samples_learned())) Save();
   }
 
-  // Learns the buffered labelled lines as one block and writes their output.
-  void FlushBlock() {
-    if (block_labels_.empty()) return;
-    const std::size_t outputs = static_cast<std::size_t>(num_outputs_);
-    const std::size_t labels = static_cast<std::size_t>(parser_->num_targets());
+  // Learns the buffered labelled lines as one block and writes their output;
+  // a line the model refused gets its message and an empty output line.
+  std::optional<int> FlushBlock() {
+    if (block_line_numbers_.empty()) return std::nullopt;
+    const std::size_t outputs = real_targets_.size();
+    const std::size_t labels = static_cast<std::size_t>(task_.num_targets());
     block_priors_.resize(block_targets_.size());
     learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
-    for (std::size_t s = 0; s * outputs < block_priors_.size(); ++s) {
-      const std::span<const Real> priors = std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
-      WriteOutput(priors);
+    std::optional<int> exit_code;
+    for (std::size_t s = 0; s < block_line_numbers_.size() && !exit_code.has_value(); ++s) {
+      const std::span<const Real> priors =
+          std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
+      if (!AllFinite<Real>(priors)) {
+        exit_code = ReportBadLine(block_line_numbers_[s], UnlearnableReason());
+        writer_.WriteEmptyLine();
+        continue;
+      }
+      WriteOutput(priors, Real{0});
       Score(priors, std::span<const double>(block_labels_).subspan(s * labels, labels));
     }
     block_rows_.clear();
     block_targets_.clear();
     block_labels_.clear();
+    block_line_numbers_.clear();
+    return exit_code;
   }
 
   // Saves the checkpoint now; a failure is reported and the run goes on.
   bool Save() {
-    if (absl::Status status = SaveCheckpoint(schedule_.path(), *learner_, metrics_); !status.ok()) {
+    const CheckpointRecord record{task_, metrics_, classification_};
+    if (absl::Status status = SaveCheckpoint(schedule_.path(), *learner_, record); !status.ok()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(status.message()).c_str());
       return false;
     }
@@ -515,15 +598,22 @@ class LearnRun {
     return true;
   }
 
-  std::optional<int> Reject(const std::string& reason) {
+  // Counts a bad line and prints its message (the first few): nullopt to go
+  // on, or with --strict the exit code to stop with.
+  std::optional<int> ReportBadLine(std::int64_t line_number, const std::string& reason) {
     ++rejected_;
     if (rejected_ <= max_error_messages_ || strict_) {
       std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %s%s\n", input_name_.c_str(),
-                   line_number_, reason.c_str(), strict_ ? "" : " (skipped)");
+                   line_number, EscapeForLog(reason).c_str(), strict_ ? "" : " (skipped)");
     }
     if (strict_) return kExitBadInput;
-    EmitEmptyLine();
     return std::nullopt;
+  }
+
+  // Rejects the current line: its message, and an empty output line.
+  std::optional<int> Reject(const std::string& reason) {
+    if (std::optional<int> exit_code = ReportBadLine(line_number_, reason)) return exit_code;
+    return EmitEmptyLine();
   }
 
   const RunMode mode_;
@@ -535,12 +625,12 @@ class LearnRun {
   const int warm_up_lines_;  // held back before the model exists (standardization, gamma=auto)
   const int block_size_;
   const bool with_variance_;
-  const int num_classes_;  // 0: regression
-  const int num_outputs_;
   const std::int64_t max_error_messages_;
   CheckpointSchedule schedule_;
   std::string input_name_;
   std::string model_source_;
+  Task task_;  // set with the parser, or by Resume()
+  int exit_code_ = kExitSuccess;  // of a fatal error in StartParser
   std::vector<std::string> header_;
   std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
@@ -550,7 +640,7 @@ class LearnRun {
   std::vector<std::pair<std::int64_t, std::string>> undecided_lines_;
   RegressionMetrics metrics_;                      // of the first target
   std::vector<RegressionMetrics> target_metrics_;  // of every target; [0] copied for the summary
-  ClassificationMetrics classification_;
+  ClassificationMetrics classification_{0};
   ProgressTable progress_;
   std::int64_t line_number_ = 0;
   std::int64_t predicted_only_ = 0;
@@ -567,6 +657,7 @@ class LearnRun {
   std::vector<Real> block_rows_;
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
+  std::vector<std::int64_t> block_line_numbers_;
   std::vector<Real> block_priors_;
 };
 
@@ -581,7 +672,8 @@ int RunWithPrecision(RunMode mode, const char* command) {
       std::fprintf(stderr, "%s: %s\n", command, std::string(loaded.status().message()).c_str());
       return kExitIoError;
     }
-    if (absl::Status status = CheckFlagsAgreeWithModel(loaded->learner.config(), load_path);
+    if (absl::Status status =
+            CheckFlagsAgreeWithModel(loaded->learner.config(), loaded->record.task, load_path);
         !status.ok()) {
       std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
       return kExitUsageError;
@@ -612,8 +704,9 @@ int RunWithPrecision(RunMode mode, const char* command) {
                               absl::GetFlag(FLAGS_save_every),
                               absl::Seconds(absl::GetFlag(FLAGS_save_interval)));
   LearnRun<Real> run(mode, *writer, stderr, std::move(schedule));
-  if (checkpoint.has_value()) run.Resume(*std::move(checkpoint), load_path);
-  const int exit_code = run.Run(reader, input_path == "-" ? "stdin" : input_path);
+  int exit_code = kExitSuccess;
+  if (checkpoint.has_value()) exit_code = run.Resume(*std::move(checkpoint), load_path);
+  if (exit_code == kExitSuccess) exit_code = run.Run(reader, input_path == "-" ? "stdin" : input_path);
   if (fd != STDIN_FILENO) ::close(fd);
   return exit_code;
 }

@@ -1,9 +1,16 @@
 #include "model_flags.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "input_format.h"
 #include "absl/strings/str_split.h"
 
 ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS costs O(D^2))");
@@ -39,6 +46,9 @@ ABSL_FLAG(int, classes, 0,
           "K > 0: the target column holds a class 0..K-1, learned one-vs-rest as K outputs with "
           "targets +1/-1; the output is the predicted class (argmax), the metrics accuracy and "
           "confusion counts");
+ABSL_FLAG(int64_t, max_model_memory_mb, 0,
+          "refuse a model larger than this many MiB (its estimate is printed); 0 = half of the "
+          "physical memory");
 ABSL_FLAG(int, standardize, 0,
           "standardize inputs with the mean and standard deviation of the first N lines "
           "(their predictions are written once the window is full); 0 = off");
@@ -52,7 +62,59 @@ int OutputsFromFlags() {
   return static_cast<int>(std::count(targets.begin(), targets.end(), ',')) + 1;
 }
 
-absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
+namespace {
+
+// --gamma as a number (0 when it is empty or auto).
+absl::StatusOr<double> NumericGammaFromFlag() {
+  const std::string text = absl::GetFlag(FLAGS_gamma);
+  double gamma = 0.0;
+  if (text.empty() || text == "auto") return gamma;
+  if (!absl::SimpleAtod(text, &gamma)) {
+    return absl::InvalidArgumentError(absl::StrCat("--gamma=", text, ": expected a number or auto"));
+  }
+  return gamma;
+}
+
+absl::StatusOr<std::vector<double>> LengthscalesFromFlag() {
+  std::vector<double> lengthscales;
+  const std::string text = absl::GetFlag(FLAGS_lengthscales);
+  if (text.empty()) return lengthscales;
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    double value = 0;
+    if (!absl::SimpleAtod(part, &value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--lengthscales=", text, ": '", std::string(part), "' is not a number"));
+    }
+    lengthscales.push_back(value);
+  }
+  return lengthscales;
+}
+
+double MemoryLimitBytes() {
+  const std::int64_t flag = absl::GetFlag(FLAGS_max_model_memory_mb);
+  if (flag > 0) return static_cast<double>(flag) * (1 << 20);
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 8.0 * (1 << 30);
+  return 0.5 * static_cast<double>(pages) * static_cast<double>(page_size);
+}
+
+}  // namespace
+
+absl::Status CheckModelFitsMemory(const LearnerConfig& config, int bytes_per_number) {
+  const double estimate = config.MemoryBytes(bytes_per_number);
+  const double limit = MemoryLimitBytes();
+  if (estimate <= limit) return absl::OkStatus();
+  constexpr double kMiB = 1 << 20;
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "the model would take about %.0f MiB (%d features, %d inputs, %d outputs, float%d: P alone "
+      "is about D^2 numbers), more than the limit of %.0f MiB (--max_model_memory_mb; by "
+      "default half the physical memory)",
+      estimate / kMiB, config.features.num_features, config.features.input_dimension,
+      config.num_outputs, 8 * bytes_per_number, limit / kMiB));
+}
+
+absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int num_outputs) {
   LearnerConfig config;
   FeatureMapConfig& features = config.features;
   features.input_dimension = input_dimension;
@@ -67,11 +129,8 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   if (!sampler.ok()) return sampler.status();
   features.sampler = *sampler;
   const std::string gamma_text = absl::GetFlag(FLAGS_gamma);
-  double gamma = 0.0;
-  if (!gamma_text.empty() && gamma_text != "auto" && !absl::SimpleAtod(gamma_text, &gamma)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--gamma=", gamma_text, ": expected a number or auto"));
-  }
+  absl::StatusOr<double> gamma = NumericGammaFromFlag();
+  if (!gamma.ok()) return gamma.status();
   const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
   if (!gamma_text.empty() && lengthscale != 0.0) {
     return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
@@ -80,20 +139,14 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
     return absl::InvalidArgumentError(
         absl::StrCat("--lengthscale must be positive, got ", lengthscale));
   }
-  const bool numeric_gamma = !gamma_text.empty() && gamma_text != "auto";
   features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
-                   : numeric_gamma    ? gamma
+                   : *gamma != 0.0    ? *gamma
                                       : 1.0 / (2.0 * input_dimension);  // auto: replaced later
   features.seed = absl::GetFlag(FLAGS_seed);
-  if (const std::string text = absl::GetFlag(FLAGS_lengthscales); !text.empty()) {
-    for (absl::string_view part : absl::StrSplit(text, ',')) {
-      double value = 0;
-      if (!absl::SimpleAtod(part, &value)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--lengthscales=", text, ": '", std::string(part), "' is not a number"));
-      }
-      features.lengthscales.push_back(value);
-    }
+  absl::StatusOr<std::vector<double>> lengthscales = LengthscalesFromFlag();
+  if (!lengthscales.ok()) return lengthscales.status();
+  features.lengthscales = *std::move(lengthscales);
+  if (!features.lengthscales.empty()) {
     if (static_cast<int>(features.lengthscales.size()) != input_dimension) {
       return absl::InvalidArgumentError(absl::StrCat("--lengthscales has ",
                                                      features.lengthscales.size(),
@@ -103,18 +156,19 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension) {
   config.ridge = absl::GetFlag(FLAGS_ridge);
   config.forgetting = absl::GetFlag(FLAGS_forget);
   config.intercept = absl::GetFlag(FLAGS_intercept);
-  config.num_outputs = OutputsFromFlags();
+  config.num_outputs = num_outputs;
   if (absl::Status status = config.Validate(); !status.ok()) return status;
   return config;
 }
 
-absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::string& path) {
-  std::string conflicts;
+absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& task,
+                                      const std::string& path) {
+  std::vector<std::string> conflicts = InputFlagConflicts(task);
   const auto conflict = [&](bool differs, const absl::CommandLineFlag& flag,
                             const std::string& model_value) {
     if (!differs) return;
-    absl::StrAppend(&conflicts, conflicts.empty() ? "" : ", ", "--", std::string(flag.Name()), "=",
-                    flag.CurrentValue(), " (the model has ", model_value, ")");
+    conflicts.push_back(absl::StrCat("--", std::string(flag.Name()), "=", flag.CurrentValue(),
+                                     " (the model has ", model_value, ")"));
   };
   const FeatureMapConfig& features = model.features;
   conflict(IsSetByUser(FLAGS_features) && absl::GetFlag(FLAGS_features) != features.num_features,
@@ -129,10 +183,17 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
                absl::GetFlag(FLAGS_sampler) != FrequencySamplerName(features.sampler),
            absl::GetFlagReflectionHandle(FLAGS_sampler),
            std::string(FrequencySamplerName(features.sampler)));
-  conflict(IsSetByUser(FLAGS_gamma), absl::GetFlagReflectionHandle(FLAGS_gamma),
-           absl::StrCat(features.gamma));
-  conflict(IsSetByUser(FLAGS_lengthscales), absl::GetFlagReflectionHandle(FLAGS_lengthscales),
-           "its own lengthscales");
+  const absl::StatusOr<double> gamma = NumericGammaFromFlag();
+  const bool gamma_agrees = GammaFromWarmUp() ? task.gamma_from_warm_up
+                                              : gamma.ok() && *gamma == features.gamma;
+  conflict(IsSetByUser(FLAGS_gamma) && !gamma_agrees, absl::GetFlagReflectionHandle(FLAGS_gamma),
+           task.gamma_from_warm_up ? absl::StrCat(features.gamma, ", chosen by --gamma=auto")
+                                   : absl::StrCat(features.gamma));
+  const absl::StatusOr<std::vector<double>> lengthscales = LengthscalesFromFlag();
+  conflict(IsSetByUser(FLAGS_lengthscales) &&
+               !(lengthscales.ok() && *lengthscales == features.lengthscales),
+           absl::GetFlagReflectionHandle(FLAGS_lengthscales),
+           features.lengthscales.empty() ? "none" : absl::StrJoin(features.lengthscales, ","));
   conflict(IsSetByUser(FLAGS_lengthscale) &&
                GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
            absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
@@ -144,15 +205,15 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const std::str
            absl::GetFlagReflectionHandle(FLAGS_intercept), model.intercept ? "true" : "false");
   conflict(IsSetByUser(FLAGS_seed) && absl::GetFlag(FLAGS_seed) != features.seed,
            absl::GetFlagReflectionHandle(FLAGS_seed), absl::StrCat(features.seed));
-  conflict(IsSetByUser(FLAGS_standardize), absl::GetFlagReflectionHandle(FLAGS_standardize),
-           "its own standardization");
-  conflict(IsSetByUser(FLAGS_classes) && absl::GetFlag(FLAGS_classes) != model.num_outputs,
-           absl::GetFlagReflectionHandle(FLAGS_classes), absl::StrCat(model.num_outputs, " outputs"));
-  conflict(IsSetByUser(FLAGS_targets) && OutputsFromFlags() != model.num_outputs,
-           absl::GetFlagReflectionHandle(FLAGS_targets), absl::StrCat(model.num_outputs, " outputs"));
+  conflict(IsSetByUser(FLAGS_standardize) &&
+               absl::GetFlag(FLAGS_standardize) != task.standardize_lines,
+           absl::GetFlagReflectionHandle(FLAGS_standardize),
+           task.standardize_lines > 0
+               ? absl::StrCat("inputs standardized over ", task.standardize_lines, " lines")
+               : std::string("no standardization"));
   if (conflicts.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("flags conflict with the model loaded from ", path, ": ", conflicts));
+  return absl::InvalidArgumentError(absl::StrCat("flags conflict with the model loaded from ", path,
+                                                 ": ", absl::StrJoin(conflicts, ", ")));
 }
 
 bool GammaFromWarmUp() { return absl::GetFlag(FLAGS_gamma) == "auto"; }
@@ -178,7 +239,11 @@ absl::Status ValidateModelFlags() {
   const int stand_in = lengthscales.empty()
                            ? 1
                            : static_cast<int>(std::count(lengthscales.begin(), lengthscales.end(), ',')) + 1;
-  return LearnerConfigFromFlags(stand_in).status();
+  absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags(stand_in, OutputsFromFlags());
+  if (!config.ok()) return config.status();
+  // A model too large for this machine is refused before any input is read.
+  const int bytes_per_number = precision == "float32" ? 4 : 8;
+  return CheckModelFitsMemory(*config, bytes_per_number);
 }
 
 }  // namespace rffstream::app

@@ -12,6 +12,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/status/statusor.h"
 #include "rffstream/learner_config.h"
+#include "rffstream/task.h"
 
 ABSL_DECLARE_FLAG(std::string, precision);
 ABSL_DECLARE_FLAG(std::string, targets);
@@ -20,16 +21,22 @@ ABSL_DECLARE_FLAG(int, standardize);
 
 namespace rffstream::app {
 
-// The learner configuration the flags describe, for inputs of the given dimension.
-[[nodiscard]] absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension);
+// The learner configuration the flags describe, for a task's inputs and outputs.
+[[nodiscard]] absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension,
+                                                                   int num_outputs);
 
 // The number of model outputs the flags ask for: one per --targets column,
 // one per class, or 1.
 int OutputsFromFlags();
 
-// Model flags given together with --load must agree with the loaded model:
-// they are reported, never silently ignored.
-[[nodiscard]] absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model,
+// Refuses (ResourceExhausted, naming the estimate and the limit) a model
+// larger than --max_model_memory_mb.
+[[nodiscard]] absl::Status CheckModelFitsMemory(const LearnerConfig& config, int bytes_per_number);
+
+// Flags given together with --load must agree with the loaded model and its
+// task: repeating the model's values is fine, a different value is an error
+// that names both.
+[[nodiscard]] absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& task,
                                                     const std::string& path);
 
 // --gamma=auto: the caller sets gamma from a warm-up window (MedianHeuristicGamma).

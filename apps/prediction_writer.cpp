@@ -23,7 +23,10 @@ PredictionWriter::PredictionWriter(std::FILE* file, bool owns_file, std::string 
     : file_(file), owns_file_(owns_file), path_(std::move(path)) {}
 
 PredictionWriter::PredictionWriter(PredictionWriter&& other) noexcept
-    : file_(other.file_), owns_file_(other.owns_file_), path_(std::move(other.path_)) {
+    : file_(other.file_),
+      owns_file_(other.owns_file_),
+      path_(std::move(other.path_)),
+      reader_gone_(other.reader_gone_) {
   other.file_ = nullptr;
   other.owns_file_ = false;
 }
@@ -38,22 +41,28 @@ void PredictionWriter::WriteValues(std::span<const double> values) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     char* end = std::to_chars(text, text + sizeof(text) - 1, values[i]).ptr;
     *end++ = i + 1 < values.size() ? ',' : '\n';
-    std::fwrite(text, 1, static_cast<std::size_t>(end - text), file_);
+    const auto length = static_cast<std::size_t>(end - text);
+    if (std::fwrite(text, 1, length, file_) != length) NoteWriteError();
   }
 }
 
 void PredictionWriter::WriteEmptyLine() {
-  if (file_ != nullptr) std::fputc('\n', file_);
+  if (file_ != nullptr && std::fputc('\n', file_) == EOF) NoteWriteError();
 }
 
 void PredictionWriter::Flush() {
-  if (file_ != nullptr) std::fflush(file_);
+  if (file_ != nullptr && std::fflush(file_) != 0) NoteWriteError();
+}
+
+void PredictionWriter::NoteWriteError() {
+  if (errno == EPIPE) reader_gone_ = true;
 }
 
 absl::Status PredictionWriter::Close() {
   if (file_ == nullptr) return absl::OkStatus();
   const bool failed = std::fflush(file_) != 0 || std::ferror(file_) != 0;
   const int error = errno;
+  if (failed && error == EPIPE) reader_gone_ = true;
   if (owns_file_) std::fclose(file_);
   file_ = nullptr;
   if (failed) {

@@ -38,12 +38,20 @@ class PredictionWriter {
   // Flushes (and closes a file); reports the first write error.
   [[nodiscard]] absl::Status Close();
 
+  // The output is a pipe whose reader has closed it (`rffstream learn | head`):
+  // writing more is pointless, and the run may stop quietly, as Unix filters do.
+  bool reader_gone() const { return reader_gone_; }
+
  private:
   PredictionWriter(std::FILE* file, bool owns_file, std::string path);
+
+  // After a failed write: notes a closed pipe.
+  void NoteWriteError();
 
   std::FILE* file_;
   bool owns_file_;
   std::string path_;
+  bool reader_gone_ = false;
 };
 
 }  // namespace rffstream::app

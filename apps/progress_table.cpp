@@ -29,13 +29,22 @@ void ProgressTable::PrintRow(const RegressionMetrics& metrics) {
   last_row_sum_squared_error_ = metrics.sum_squared_error();
 }
 
-void ProgressTable::ContinueFrom(const RegressionMetrics& metrics) {
-  resumed_count_ = metrics.count();
-  last_row_count_ = metrics.count();
-  last_row_sum_squared_error_ = metrics.sum_squared_error();
-  while (next_row_at_ <= metrics.count()) {
+void ProgressTable::SkipRowsUpTo(std::int64_t count) {
+  resumed_count_ = count;
+  last_row_count_ = count;
+  while (next_row_at_ <= count) {
     next_row_at_ = every_ > 0 ? next_row_at_ + every_ : next_row_at_ * 2;
   }
+}
+
+void ProgressTable::ContinueFrom(const RegressionMetrics& metrics) {
+  SkipRowsUpTo(metrics.count());
+  last_row_sum_squared_error_ = metrics.sum_squared_error();
+}
+
+void ProgressTable::ContinueFrom(const ClassificationMetrics& metrics) {
+  SkipRowsUpTo(metrics.count());
+  last_row_correct_ = metrics.correct();
 }
 
 bool ProgressTable::RowDue(std::int64_t count) {
@@ -117,7 +126,7 @@ void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t li
       std::fprintf(out_, "\n");
     }
   }
-  PrintThroughput(metrics.count() + predicted_only);
+  PrintThroughput(metrics.count() - resumed_count_ + predicted_only);
 }
 
 }  // namespace rffstream::app

@@ -24,6 +24,7 @@ class ProgressTable {
   // Continues the table of a resumed run: the next row comes at the next
   // doubling (or multiple of `every`) past the metrics' count.
   void ContinueFrom(const RegressionMetrics& metrics);
+  void ContinueFrom(const ClassificationMetrics& metrics);
 
   // Call after each learned sample; prints a row when one is due.
   void Update(const RegressionMetrics& metrics);
@@ -38,6 +39,8 @@ class ProgressTable {
               std::int64_t predicted_only, std::int64_t rejected, const char* scored_verb);
 
  private:
+  // The next row after `count` resumed samples.
+  void SkipRowsUpTo(std::int64_t count);
   // Whether a row is due at `count` samples; if so, schedules the next one.
   bool RowDue(std::int64_t count);
   void PrintRow(const RegressionMetrics& metrics);

@@ -19,8 +19,10 @@
 #include "line_server.h"
 #include "listen_address.h"
 #include "model_flags.h"
-#include "rffstream/rffstream.h"
 #include "input_format.h"
+#include "printable_text.h"
+#include "task_outputs.h"
+#include "rffstream/rffstream.h"
 
 ABSL_DECLARE_FLAG(std::string, load);
 ABSL_DECLARE_FLAG(std::string, save);
@@ -44,7 +46,9 @@ std::string Number(double value) {
 }
 
 // The protocol: data lines are predicted, then learned when labelled;
-// control lines start with '!'. Every line gets one response line.
+// control lines start with '!'. Every line gets one response line: the
+// prediction (one per target, comma-separated), or the class of a
+// classifier, or "error: ..." (escaped), and a bad line is never learned.
 template <class Real>
 class ServeModel {
  public:
@@ -52,7 +56,9 @@ class ServeModel {
       : save_path_(std::move(save_path)), fields_(absl::GetFlag(FLAGS_fields)) {
     if (loaded.has_value()) {
       learner_.emplace(std::move(loaded->learner));
-      metrics_ = loaded->metrics;
+      SetTask(loaded->record.task);
+      metrics_ = loaded->record.metrics;
+      classification_ = std::move(loaded->record.classification);
     }
   }
 
@@ -62,23 +68,30 @@ class ServeModel {
     if (!line.empty() && line.front() == '!') return Control(line.substr(1));
     if (line.find_first_not_of(" \t") == std::string_view::npos) return "error: empty line";
     if (parser_ == nullptr) {
-      if (absl::Status status = StartParser(line); !status.ok()) {
-        return absl::StrCat("error: ", std::string(status.message()));
-      }
+      if (absl::Status status = StartParser(line); !status.ok()) return Error(std::string(status.message()));
     }
     absl::StatusOr<bool> labelled = parser_->ParseTargets(line, inputs_, targets_);
-    if (!labelled.ok()) return absl::StrCat("error: ", std::string(labelled.status().message()));
-    std::span<const Real> inputs;
-    if constexpr (std::is_same_v<Real, double>) {
-      inputs = inputs_;
-    } else {
-      std::copy(inputs_.begin(), inputs_.end(), converted_.begin());
-      inputs = converted_;
+    if (!labelled.ok()) return Error(std::string(labelled.status().message()));
+    if (*labelled) {
+      if (std::optional<std::string> invalid = InvalidClassLabel(task_, targets_[0])) {
+        return Error(*invalid);
+      }
     }
-    if (!*labelled) return Number(learner_->Predict(inputs));
-    const double prior = learner_->Learn(inputs, static_cast<Real>(targets_[0]));
-    metrics_.Add(prior, targets_[0]);
-    return Number(prior);
+    std::copy(inputs_.begin(), inputs_.end(), converted_.begin());
+    learner_->MapRow(converted_, row_);
+    if (!*labelled) {
+      learner_->PredictRowOutputs(row_, outputs_);
+      if (!AllFinite<Real>(outputs_)) return Error(kTooLarge);
+      return Answer();
+    }
+    EncodeTargets<Real>(task_, targets_, model_targets_);
+    if (!learner_->LearnRowOutputs(row_, model_targets_, outputs_)) return Error(kTooLarge);
+    if (task_.is_classifier()) {
+      classification_.Add(PredictedClass<Real>(outputs_), static_cast<int>(targets_[0]));
+    } else {
+      metrics_.Add(outputs_[0], targets_[0]);
+    }
+    return Answer();
   }
 
   // Saves the checkpoint if one is configured; a message for the log or client.
@@ -87,60 +100,96 @@ class ServeModel {
       return absl::FailedPreconditionError("no checkpoint file configured (start with --save=FILE)");
     }
     if (!learner_.has_value()) return absl::FailedPreconditionError("no model yet (no data line)");
-    return SaveCheckpoint(save_path_, *learner_, metrics_);
+    return SaveCheckpoint(save_path_, *learner_, CheckpointRecord{task_, metrics_, classification_});
   }
 
  private:
-  absl::Status StartParser(std::string_view first_line) {
-    // --fields fixes the field count, so that a malformed first line cannot.
-    const std::vector<std::string> field_names(static_cast<size_t>(fields_));
-    absl::StatusOr<std::unique_ptr<LineParser>> parser = MakeLineParser(first_line, field_names, 0);
-    if (!parser.ok()) return parser.status();
-    if (learner_.has_value() && (*parser)->num_inputs() != learner_->input_dimension()) {
-      return absl::InvalidArgumentError(absl::StrCat((*parser)->num_inputs(),
-                                                     " inputs, but the model has ",
-                                                     learner_->input_dimension()));
+  static constexpr std::string_view kTooLarge =
+      "a number is too large for the model (its features, prediction or update would not be "
+      "finite)";
+
+  static std::string Error(std::string_view message) {
+    return absl::StrCat("error: ", EscapeForLog(message));
+  }
+
+  // The answer line from outputs_: the class, or the predictions.
+  std::string Answer() const {
+    if (task_.is_classifier()) return absl::StrCat(PredictedClass<Real>(outputs_));
+    std::string answer;
+    for (std::size_t output = 0; output < outputs_.size(); ++output) {
+      absl::StrAppend(&answer, output == 0 ? "" : ",", Number(outputs_[output]));
     }
+    return answer;
+  }
+
+  void SetTask(const Task& task) {
+    task_ = task;
+    classification_ = ClassificationMetrics(task_.num_classes);
+    model_targets_.assign(task_.num_outputs(), Real{0});
+    outputs_.assign(task_.num_outputs(), Real{0});
+  }
+
+  // The parser from the loaded model's task, or from the flags and the
+  // first data line for a new model (which is then created).
+  absl::Status StartParser(std::string_view first_line) {
     if (!learner_.has_value()) {
-      absl::StatusOr<LearnerConfig> config = LearnerConfigFromFlags((*parser)->num_inputs());
+      // --fields fixes the field count, so that a malformed first line cannot.
+      absl::StatusOr<Task> task = TaskFromFlags(first_line, {}, 0, fields_);
+      if (!task.ok()) return task.status();
+      absl::StatusOr<LearnerConfig> config =
+          LearnerConfigFromFlags(task->num_inputs(), task->num_outputs());
       if (!config.ok()) return config.status();
+      if (absl::Status fits = CheckModelFitsMemory(*config, sizeof(Real)); !fits.ok()) return fits;
       absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
       if (!learner.ok()) return learner.status();
       learner_.emplace(*std::move(learner));
+      SetTask(*task);
     }
-    parser_ = *std::move(parser);
+    parser_ = task_.MakeLineParser();
     inputs_.assign(parser_->num_inputs(), 0.0);
     targets_.assign(parser_->num_targets(), 0.0);
     converted_.assign(parser_->num_inputs(), Real{0});
+    row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
     return absl::OkStatus();
   }
 
   std::string Control(std::string_view command) {
     if (command == "ping") return "pong";
     if (command == "stats") {
+      const std::string connections =
+          absl::StrCat(" connections ", server_ != nullptr ? server_->open_connections() : 0,
+                       " accepted ", server_ != nullptr ? server_->accepted_connections() : 0);
+      if (task_.is_classifier()) {
+        return absl::StrCat("samples ", classification_.count(), " accuracy ",
+                            Number(classification_.accuracy()), connections);
+      }
       return absl::StrCat("samples ", metrics_.count(), " mse ", Number(metrics_.mean_squared_error()),
                           " mae ", Number(metrics_.mean_absolute_error()), " r2 ",
-                          Number(metrics_.r_squared()), " connections ",
-                          server_ != nullptr ? server_->open_connections() : 0, " accepted ",
-                          server_ != nullptr ? server_->accepted_connections() : 0);
+                          Number(metrics_.r_squared()), connections);
     }
     if (command == "save") {
       const absl::Status status = Save();
-      return status.ok() ? "ok" : absl::StrCat("error: ", std::string(status.message()));
+      return status.ok() ? "ok" : Error(std::string(status.message()));
     }
-    return absl::StrCat("error: unknown command '!", std::string(command),
-                        "' (commands: !ping, !stats, !save)");
+    return Error(absl::StrCat("unknown command '!", std::string(command),
+                              "' (commands: !ping, !stats, !save)"));
   }
 
   const std::string save_path_;
   const int fields_;
   const LineServer* server_ = nullptr;
+  Task task_;
   std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
   RegressionMetrics metrics_;
+  ClassificationMetrics classification_{0};
+  // Per-line buffers, sized once.
   std::vector<double> inputs_;
   std::vector<double> targets_;
   std::vector<Real> converted_;
+  std::vector<Real> row_;
+  std::vector<Real> model_targets_;
+  std::vector<Real> outputs_;
 };
 
 template <class Real>
@@ -153,7 +202,8 @@ int Serve(int signal_fd) {
       std::fprintf(stderr, "rffstream serve: %s\n", std::string(checkpoint.status().message()).c_str());
       return kExitIoError;
     }
-    if (absl::Status status = CheckFlagsAgreeWithModel(checkpoint->learner.config(), load_path);
+    if (absl::Status status = CheckFlagsAgreeWithModel(checkpoint->learner.config(),
+                                                       checkpoint->record.task, load_path);
         !status.ok()) {
       std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
       return kExitUsageError;
@@ -213,10 +263,6 @@ int RunServeCommand() {
   }
   if (absl::Status status = ValidateModelFlags(); !status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
-    return kExitUsageError;
-  }
-  if (OutputsFromFlags() != 1) {
-    std::fprintf(stderr, "rffstream serve: --targets and --classes are not served yet\n");
     return kExitUsageError;
   }
   if (absl::GetFlag(FLAGS_max_connections) < 1 || absl::GetFlag(FLAGS_idle_timeout) < 0 ||

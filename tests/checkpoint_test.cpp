@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "internal/crc32c.h"
 #include "tests/temp_dir.h"
 
 namespace rffstream {
@@ -66,15 +67,15 @@ void CheckResumeIsExact(FeatureMapKind map, double forgetting) {
   REQUIRE(SaveCheckpoint(dir.File("model.rff"), *first_half, metrics_first).ok());
   absl::StatusOr<BasicCheckpoint<Real>> resumed = LoadCheckpoint<Real>(dir.File("model.rff"));
   REQUIRE(resumed.ok());
-  Feed(resumed->learner, resumed->metrics, 200, 400);
+  Feed(resumed->learner, resumed->record.metrics, 200, 400);
   const std::span<const Real> a = uninterrupted->weights(), b = resumed->learner.weights();
   REQUIRE(a.size() == b.size());
   CHECK(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);  // bit-identical
   const std::vector<Real> query = Input<Real>(1000);
   CHECK(uninterrupted->Predict(query) == resumed->learner.Predict(query));
   CHECK(resumed->learner.samples_learned() == 400);
-  CHECK(resumed->metrics.sum_squared_error() == metrics_uninterrupted.sum_squared_error());
-  CHECK(resumed->metrics.count() == 400);
+  CHECK(resumed->record.metrics.sum_squared_error() == metrics_uninterrupted.sum_squared_error());
+  CHECK(resumed->record.metrics.count() == 400);
 }
 
 TEST_CASE("Save, load and continue equals never stopping", "[checkpoint]") {
@@ -92,7 +93,7 @@ TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {
   RegressionMetrics metrics;
   Feed(*learner, metrics, 0, 50);
   std::stringstream stream;
-  REQUIRE(WriteCheckpoint(stream, *learner, metrics).ok());
+  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
   absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(stream, "memory");
   REQUIRE(loaded.ok());
   CHECK(loaded->learner.Predict(Input<double>(7)) == learner->Predict(Input<double>(7)));
@@ -105,7 +106,7 @@ std::vector<char> SmallCheckpointBytes() {
   RegressionMetrics metrics;
   Feed(*learner, metrics, 0, 10);
   std::stringstream stream;
-  REQUIRE(WriteCheckpoint(stream, *learner, metrics).ok());
+  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
   const std::string text = stream.str();
   return {text.begin(), text.end()};
 }
@@ -165,7 +166,7 @@ TEST_CASE("A missing checkpoint file is named", "[checkpoint][errors]") {
   CHECK(SaveCheckpoint<double>("/nonexistent/model.rff", *Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0)),
                                RegressionMetrics())
             .message()
-            .find("cannot create a temporary file for checkpoint /nonexistent/model.rff") == 0);
+            == std::string("cannot save checkpoint into directory /nonexistent: No such file or directory"));
 }
 
 TEST_CASE("A save killed at any moment leaves a loadable checkpoint", "[checkpoint][crash]") {
@@ -196,6 +197,103 @@ TEST_CASE("A save killed at any moment leaves a loadable checkpoint", "[checkpoi
     const double prediction = loaded->learner.Predict(Input<double>(3));
     CHECK((prediction == old_prediction || prediction == new_prediction));
   }
+  // The temporaries of killed saves are gone after the next save.
+  REQUIRE(SaveCheckpoint(path, *new_model, metrics).ok());
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    CHECK(entry.path().filename().string() == "model.rff");
+  }
+}
+
+TEST_CASE("The task and the classification metrics round-trip", "[checkpoint][task]") {
+  TempDir dir;
+  LearnerConfig config = SmallConfig(FeatureMapKind::kPair, 1.0);
+  config.num_outputs = 4;
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(config);
+  REQUIRE(learner.ok());
+  CheckpointRecord record;
+  record.task.header = true;
+  record.task.column_names = {"a", "skip", "class", "b", "c"};
+  record.task.num_fields = 5;
+  record.task.target_columns = {2};
+  record.task.ignored_columns = {1};
+  record.task.delimiter = ';';
+  record.task.num_classes = 4;
+  record.task.standardize_lines = 100;
+  record.task.gamma_from_warm_up = true;
+  record.classification = ClassificationMetrics(4);
+  record.classification.Add(1, 1);
+  record.classification.Add(2, 3);
+  REQUIRE(SaveCheckpoint(dir.File("classes.rff"), *learner, record).ok());
+  absl::StatusOr<CheckpointF32> loaded = LoadCheckpoint<float>(dir.File("classes.rff"));
+  REQUIRE(loaded.ok());
+  const Task& task = loaded->record.task;
+  CHECK(task.header);
+  CHECK(task.column_names == record.task.column_names);
+  CHECK(task.num_fields == 5);
+  CHECK(task.target_columns == std::vector<int>{2});
+  CHECK(task.ignored_columns == std::vector<int>{1});
+  CHECK(task.delimiter == ';');
+  CHECK(task.num_classes == 4);
+  CHECK(task.standardize_lines == 100);
+  CHECK(task.gamma_from_warm_up);
+  CHECK(loaded->record.classification.count() == 2);
+  CHECK(loaded->record.classification.correct() == 1);
+  CHECK(loaded->record.classification.confusion(3, 2) == 1);
+}
+
+TEST_CASE("A task that does not fit the model is not saved", "[checkpoint][task][errors]") {
+  TempDir dir;
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  CheckpointRecord record{DefaultTask(learner->config()), RegressionMetrics()};
+  record.task.num_classes = 5;  // five outputs, the model has one
+  CHECK(SaveCheckpoint(dir.File("m.rff"), *learner, record).message() ==
+        dir.File("m.rff") + ": checkpoint: the task has 3 inputs and 5 outputs, the model 3 and 1");
+  CHECK_FALSE(std::filesystem::exists(dir.File("m.rff")));
+}
+
+TEST_CASE("A model holding a NaN is not saved, and a file holding one is not loaded",
+          "[checkpoint][nonfinite][errors]") {
+  const std::vector<char> good = SmallCheckpointBytes();
+  // The metrics' sum of squared errors sits 8 doubles before the
+  // classification metrics (i32 + empty array) and the checksum.
+  std::vector<char> bad = good;
+  const std::size_t offset = bad.size() - 4 - 8 - 4 - 4 * 8;
+  const double nan = std::nan("");
+  std::memcpy(bad.data() + offset, &nan, sizeof(nan));
+  const std::uint32_t checksum = internal::ExtendCrc32c(
+      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bad.data()),
+                                        bad.size() - 4));
+  std::memcpy(bad.data() + bad.size() - 4, &checksum, 4);
+  CHECK(LoadBytes(bad).message() == "ckpt: metrics holds a NaN or infinite number");
+
+  TempDir dir;
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  RegressionMetrics poisoned;
+  poisoned.Add(std::nan(""), 1.0);
+  CHECK(SaveCheckpoint(dir.File("nan.rff"), *learner, poisoned).message() ==
+        dir.File("nan.rff") +
+            ": not saved: the model or its metrics hold 2 NaN or infinite numbers, and a "
+            "checkpoint never does");
+}
+
+TEST_CASE("Saving over something that is not a regular file is refused", "[checkpoint][errors]") {
+  TempDir dir;
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  std::filesystem::create_directory(dir.File("a_directory"));
+  for (const std::string path : {std::string("/dev/null"), dir.File("a_directory")}) {
+    INFO(path);
+    CHECK(SaveCheckpoint(path, *learner, RegressionMetrics()).message() ==
+          "cannot save checkpoint " + path +
+              ": it exists and is not a regular file (a device, directory, socket or pipe)");
+  }
+  CHECK(std::filesystem::is_character_file("/dev/null"));
+  CHECK(CheckCheckpointPath(dir.File("missing/model.rff")).message() ==
+        "cannot save checkpoint into directory " + dir.File("missing") +
+            ": No such file or directory");
+  CHECK(CheckCheckpointPath(dir.File("model.rff")).ok());
 }
 
 }  // namespace

@@ -257,7 +257,8 @@ TEST_CASE("learn --load rejects input of the wrong dimension", "[app][checkpoint
   REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, SmoothCsv(20)).exit_code == 0);
   const RunResult result = RunApp("learn --load=" + model, "1,2,3,4\n");
   CHECK(result.exit_code == 3);
-  CHECK(result.err.find("line 1: 3 inputs, but the model from " + model + " has 2") !=
+  CHECK(result.err.find("line 1: 4 fields, but the model from " + model +
+                        " reads lines of 3 (2 inputs, 1 target columns, 0 ignored)") !=
         std::string::npos);
 }
 

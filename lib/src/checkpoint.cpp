@@ -1,9 +1,11 @@
 #include "rffstream/checkpoint.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -61,6 +63,14 @@ class CheckpointAccess {
     }
     if (absl::Status status = reader.ReadArray("phases", rows, offsets); !status.ok()) return status;
     if (absl::Status status = reader.Read("feature scale", scale); !status.ok()) return status;
+    // A damaged size must not make us allocate P before the bytes of P are
+    // known to be there.
+    const std::uint64_t dimension =
+        static_cast<std::uint64_t>(features.num_features) + (config->intercept ? 1 : 0);
+    if (reader.remaining() / sizeof(Real) < dimension * (dimension + 1) / 2) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", dimension,
+                                              " features need a larger RLS covariance"));
+    }
     BasicFeatureMap<Real> map(features, num_frequencies, std::move(projection), std::move(offsets),
                               scale);
     BasicLearner<Real> learner(*std::move(config), std::move(map));
@@ -141,21 +151,118 @@ constexpr std::uint32_t kByteOrderMark = 0x01020304;
 constexpr std::size_t kHeaderBytes = kMagic.size() + 3 * sizeof(std::uint32_t);
 constexpr std::size_t kChecksumBytes = sizeof(std::uint32_t);
 
+void WriteTask(internal::ByteWriter& writer, const Task& task) {
+  writer.Write<std::uint32_t>(static_cast<std::uint32_t>(task.format));
+  writer.Write<char>(task.delimiter);
+  writer.Write<std::uint8_t>(task.header ? 1 : 0);
+  writer.Write<std::uint64_t>(task.column_names.size());
+  for (const std::string& name : task.column_names) writer.WriteString(name);
+  writer.Write<std::int32_t>(task.num_fields);
+  writer.WriteArray<int>(task.target_columns);
+  writer.WriteArray<int>(task.ignored_columns);
+  writer.Write<std::int32_t>(task.libsvm_dimension);
+  writer.Write<std::int32_t>(task.num_classes);
+  writer.Write<std::int32_t>(task.standardize_lines);
+  writer.Write<std::uint8_t>(task.gamma_from_warm_up ? 1 : 0);
+}
+
+// Column lists and names are bounded by what the rest of the file can hold.
+absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
+  constexpr std::uint64_t kMaxNameBytes = 1 << 16;
+  Task task;
+  std::uint32_t format = 0;
+  std::uint8_t header = 0, gamma_from_warm_up = 0;
+  std::uint64_t num_names = 0;
+  absl::Status status = reader.Read("task input format", format);
+  if (status.ok()) status = reader.Read("task delimiter", task.delimiter);
+  if (status.ok()) status = reader.Read("task header flag", header);
+  if (status.ok()) status = reader.Read("task column names", num_names);
+  if (status.ok() && num_names > reader.remaining() / sizeof(std::uint64_t)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", num_names,
+                                            " column names cannot fit"));
+  }
+  task.column_names.resize(status.ok() ? num_names : 0);
+  for (std::string& name : task.column_names) {
+    if (status.ok()) status = reader.ReadString("task column name", kMaxNameBytes, name);
+  }
+  if (status.ok()) status = reader.Read("task field count", task.num_fields);
+  const auto columns = static_cast<std::uint64_t>(std::max(task.num_fields, 0));
+  for (std::vector<int>* target : {&task.target_columns, &task.ignored_columns}) {
+    std::uint64_t count = 0;
+    if (status.ok()) status = reader.Read("task column list", count);
+    if (status.ok() && count > columns) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": task lists ", count,
+                                              " columns of ", columns));
+    }
+    target->resize(status.ok() ? count : 0);
+    for (int& column : *target) {
+      if (status.ok()) status = reader.Read("task column", column);
+    }
+  }
+  if (status.ok()) status = reader.Read("task libsvm dimension", task.libsvm_dimension);
+  if (status.ok()) status = reader.Read("task classes", task.num_classes);
+  if (status.ok()) status = reader.Read("task standardization window", task.standardize_lines);
+  if (status.ok()) status = reader.Read("task bandwidth flag", gamma_from_warm_up);
+  if (!status.ok()) return status;
+  if (format > static_cast<std::uint32_t>(InputFormat::kLibsvm)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": unknown input format ", format));
+  }
+  task.format = static_cast<InputFormat>(format);
+  task.header = header != 0;
+  task.gamma_from_warm_up = gamma_from_warm_up != 0;
+  if (absl::Status valid = task.Validate(); !valid.ok()) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": ", std::string(valid.message())));
+  }
+  return task;
+}
+
+// The task must describe the model's inputs and outputs.
+absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config,
+                                std::string_view source) {
+  if (task.num_inputs() != config.features.input_dimension ||
+      task.num_outputs() != config.num_outputs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(source), ": the task has ", task.num_inputs(), " inputs and ", task.num_outputs(),
+        " outputs, the model ", config.features.input_dimension, " and ", config.num_outputs));
+  }
+  return absl::OkStatus();
+}
+
 template <class Real>
-std::vector<unsigned char> Serialize(const BasicLearner<Real>& learner,
-                                     const RegressionMetrics& metrics) {
+absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& learner,
+                                                     const CheckpointRecord& record) {
+  if (absl::Status valid = record.task.Validate(); !valid.ok()) return valid;
+  if (absl::Status fits = CheckTaskFitsModel(record.task, learner.config(), "checkpoint");
+      !fits.ok()) {
+    return fits;
+  }
+  const int classes = record.classification.num_classes();
+  if (classes != 0 && classes != record.task.num_classes) {
+    return absl::InvalidArgumentError(absl::StrCat("checkpoint: classification metrics of ",
+                                                   classes, " classes for a task of ",
+                                                   record.task.num_classes));
+  }
   internal::ByteWriter writer;
   for (unsigned char byte : kMagic) writer.Write(byte);
   writer.Write<std::uint32_t>(kCheckpointFormatVersion);
   writer.Write<std::uint32_t>(kByteOrderMark);
   writer.Write<std::uint32_t>(sizeof(Real));
   internal::CheckpointAccess::Write(writer, learner);
-  const RegressionMetrics::State& state = metrics.state();
+  WriteTask(writer, record.task);
+  const RegressionMetrics::State& state = record.metrics.state();
   writer.Write(state.count);
   writer.Write(state.sum_squared_error);
   writer.Write(state.sum_absolute_error);
   writer.Write(state.target_mean);
   writer.Write(state.target_squared_deviations);
+  writer.Write<std::int32_t>(classes);
+  writer.WriteArray<std::int64_t>(record.classification.confusion_counts());
+  if (writer.non_finite_count() > 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
+                     " NaN or infinite numbers, and a checkpoint never does"));
+  }
   writer.Write<std::uint32_t>(internal::ExtendCrc32c(0, writer.bytes()));
   return std::move(writer.bytes());
 }
@@ -212,18 +319,39 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   internal::ByteReader reader(content.subspan(kHeaderBytes), source);
   absl::StatusOr<BasicLearner<Real>> learner = internal::CheckpointAccess::Read<Real>(reader);
   if (!learner.ok()) return learner.status();
+  absl::StatusOr<Task> task = ReadTask(reader);
+  if (!task.ok()) return task.status();
+  if (absl::Status fits = CheckTaskFitsModel(*task, learner->config(), source); !fits.ok()) {
+    return absl::DataLossError(fits.message());
+  }
   RegressionMetrics::State state;
+  std::int32_t classes = 0;
+  std::vector<std::int64_t> confusion;
   absl::Status status = reader.Read("metrics", state.count);
   if (status.ok()) status = reader.Read("metrics", state.sum_squared_error);
   if (status.ok()) status = reader.Read("metrics", state.sum_absolute_error);
   if (status.ok()) status = reader.Read("metrics", state.target_mean);
   if (status.ok()) status = reader.Read("metrics", state.target_squared_deviations);
+  if (status.ok()) status = reader.Read("classification metrics", classes);
+  if (status.ok() && classes != 0 && classes != task->num_classes) {
+    status = absl::DataLossError(absl::StrCat(source, ": classification metrics of ", classes,
+                                              " classes for a task of ", task->num_classes));
+  }
+  const auto cells = static_cast<std::uint64_t>(classes) * static_cast<std::uint64_t>(classes);
+  if (status.ok()) status = reader.ReadArray("confusion counts", cells, confusion);
   if (!status.ok()) return status;
+  if (state.count < 0 || std::any_of(confusion.begin(), confusion.end(),
+                                     [](std::int64_t count) { return count < 0; })) {
+    return absl::DataLossError(absl::StrCat(source, ": negative sample counts in the metrics"));
+  }
   if (reader.remaining() != 0) {
     return absl::DataLossError(
         absl::StrCat(source, ": ", reader.remaining(), " unexpected bytes after the model"));
   }
-  return BasicCheckpoint<Real>{*std::move(learner), RegressionMetrics(state)};
+  return BasicCheckpoint<Real>{
+      *std::move(learner),
+      CheckpointRecord{*std::move(task), RegressionMetrics(state),
+                       ClassificationMetrics(classes, std::move(confusion))}};
 }
 
 absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path) {
@@ -243,6 +371,32 @@ absl::Status ErrnoError(std::string_view what, const std::string& path) {
       absl::StrCat("cannot ", std::string(what), " ", path, ": ", std::strerror(errno)));
 }
 
+constexpr char kTemporarySuffix[] = ".tmp.";
+
+std::filesystem::path DirectoryOf(const std::string& path) {
+  const std::filesystem::path target(path);
+  return target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+}
+
+// Deletes the temporaries of `name` that earlier saves were killed before
+// renaming: those no save holds locked. Best effort: errors are ignored.
+void RemoveStaleTemporaries(const std::filesystem::path& directory, const std::string& name) {
+  const std::string prefix = name + kTemporarySuffix;
+  constexpr std::size_t kRandomPart = 6;  // mkstemp's XXXXXX
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    const std::string file = entry.path().filename().string();
+    if (file.size() != prefix.size() + kRandomPart || file.compare(0, prefix.size(), prefix) != 0 ||
+        !entry.is_regular_file(error)) {
+      continue;
+    }
+    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(entry.path().c_str());
+    ::close(fd);
+  }
+}
+
 // write(2) until done, retrying on EINTR.
 bool WriteAll(int fd, std::span<const unsigned char> bytes) {
   while (!bytes.empty()) {
@@ -256,11 +410,21 @@ bool WriteAll(int fd, std::span<const unsigned char> bytes) {
 
 }  // namespace
 
+Task DefaultTask(const LearnerConfig& config) {
+  Task task;
+  task.num_fields = config.features.input_dimension + config.num_outputs;
+  for (int output = 0; output < config.num_outputs; ++output) {
+    task.target_columns.push_back(config.features.input_dimension + output);
+  }
+  return task;
+}
+
 template <class Real>
 absl::Status WriteCheckpoint(std::ostream& out, const BasicLearner<Real>& learner,
-                             const RegressionMetrics& metrics) {
-  const std::vector<unsigned char> bytes = Serialize(learner, metrics);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+                             const CheckpointRecord& record) {
+  absl::StatusOr<std::vector<unsigned char>> bytes = Serialize(learner, record);
+  if (!bytes.ok()) return bytes.status();
+  out.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
   out.flush();
   if (!out) return absl::DataLossError("cannot write checkpoint to the stream");
   return absl::OkStatus();
@@ -269,15 +433,31 @@ absl::Status WriteCheckpoint(std::ostream& out, const BasicLearner<Real>& learne
 template <class Real>
 absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& learner,
                             const RegressionMetrics& metrics) {
-  const std::vector<unsigned char> bytes = Serialize(learner, metrics);
+  return SaveCheckpoint(path, learner, CheckpointRecord{DefaultTask(learner.config()), metrics});
+}
+
+template <class Real>
+absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& learner,
+                            const CheckpointRecord& record) {
+  absl::StatusOr<std::vector<unsigned char>> serialized = Serialize(learner, record);
+  if (!serialized.ok()) {
+    return absl::Status(serialized.status().code(),
+                        absl::StrCat(path, ": ", serialized.status().message()));
+  }
+  const std::vector<unsigned char>& bytes = *serialized;
+  if (absl::Status usable = CheckCheckpointPath(path); !usable.ok()) return usable;
   const std::filesystem::path target(path);
-  const std::filesystem::path directory =
-      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  const std::filesystem::path directory = DirectoryOf(path);
+  RemoveStaleTemporaries(directory, target.filename().string());
   // The temporary file lives in the target's directory so that rename() is
   // atomic (same file system); mkstemp makes concurrent saves use distinct files.
-  std::string temporary = (directory / (target.filename().string() + ".tmp.XXXXXX")).string();
+  std::string temporary =
+      (directory / (target.filename().string() + kTemporarySuffix + "XXXXXX")).string();
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return ErrnoError("create a temporary file for checkpoint", path);
+  // Locked while it is written, so that a later save can tell a temporary
+  // left by a killed save (unlocked) from one being written right now.
+  ::flock(fd, LOCK_EX | LOCK_NB);
   ::fchmod(fd, 0644);  // mkstemp's 0600 would make the checkpoint private by accident
   const bool written = WriteAll(fd, bytes) && ::fsync(fd) == 0;
   const int write_errno = errno;
@@ -298,6 +478,32 @@ absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& l
   const bool synced = ::fsync(directory_fd) == 0;
   ::close(directory_fd);
   if (!synced) return ErrnoError("fsync the directory of checkpoint", path);
+  return absl::OkStatus();
+}
+
+absl::Status CheckCheckpointPath(const std::string& path) {
+  if (path.empty()) return absl::InvalidArgumentError("checkpoint path is empty");
+  struct stat status;
+  if (::stat(path.c_str(), &status) == 0) {
+    if (!S_ISREG(status.st_mode)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot save checkpoint ", path,
+          ": it exists and is not a regular file (a device, directory, socket or pipe)"));
+    }
+  } else if (errno != ENOENT) {
+    return ErrnoError("inspect checkpoint", path);
+  }
+  const std::filesystem::path directory = DirectoryOf(path);
+  if (::stat(directory.c_str(), &status) != 0) {
+    return ErrnoError("save checkpoint into directory", directory.string());
+  }
+  if (!S_ISDIR(status.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot save checkpoint ", path, ": ", directory.string(), " is not a directory"));
+  }
+  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
+    return ErrnoError("write a checkpoint into directory", directory.string());
+  }
   return absl::OkStatus();
 }
 
@@ -333,10 +539,14 @@ template absl::Status SaveCheckpoint(const std::string&, const BasicLearner<floa
                                      const RegressionMetrics&);
 template absl::Status SaveCheckpoint(const std::string&, const BasicLearner<double>&,
                                      const RegressionMetrics&);
+template absl::Status SaveCheckpoint(const std::string&, const BasicLearner<float>&,
+                                     const CheckpointRecord&);
+template absl::Status SaveCheckpoint(const std::string&, const BasicLearner<double>&,
+                                     const CheckpointRecord&);
 template absl::Status WriteCheckpoint(std::ostream&, const BasicLearner<float>&,
-                                      const RegressionMetrics&);
+                                      const CheckpointRecord&);
 template absl::Status WriteCheckpoint(std::ostream&, const BasicLearner<double>&,
-                                      const RegressionMetrics&);
+                                      const CheckpointRecord&);
 template absl::StatusOr<BasicCheckpoint<float>> LoadCheckpoint(const std::string&);
 template absl::StatusOr<BasicCheckpoint<double>> LoadCheckpoint(const std::string&);
 template absl::StatusOr<BasicCheckpoint<float>> ReadCheckpoint(std::istream&, std::string_view);

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <new>
+#include <stdexcept>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "internal/dot_product.h"
 
 namespace rffstream {
@@ -19,10 +22,19 @@ constexpr int kPredictChunk = 128;
 template <class Real>
 absl::StatusOr<BasicLearner<Real>> BasicLearner<Real>::Create(LearnerConfig config) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
-  absl::StatusOr<BasicFeatureMap<Real>> feature_map =
-      BasicFeatureMap<Real>::Create(config.features);
-  if (!feature_map.ok()) return feature_map.status();
-  return BasicLearner(std::move(config), *std::move(feature_map));
+  try {
+    absl::StatusOr<BasicFeatureMap<Real>> feature_map =
+        BasicFeatureMap<Real>::Create(config.features);
+    if (!feature_map.ok()) return feature_map.status();
+    return BasicLearner(std::move(config), *std::move(feature_map));
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "learner: out of memory for ", config.features.num_features, " features (about ",
+        config.MemoryBytes(sizeof(Real)) / (1 << 20), " MiB)"));
+  } catch (const std::length_error&) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "learner: ", config.features.num_features, " features is more than memory can address"));
+  }
 }
 
 template <class Real>

@@ -22,4 +22,17 @@ absl::Status LearnerConfig::Validate() const {
   return features.Validate();
 }
 
+double LearnerConfig::MemoryBytes(int bytes_per_number) const {
+  // Rows are padded to a multiple of 16 numbers (internal/padded_length.h).
+  const auto padded = [](double length) { return 16.0 * std::ceil(length / 16.0); };
+  const double dimension = static_cast<double>(features.num_features) + (intercept ? 1 : 0);
+  const double frequencies = features.map == FeatureMapKind::kPair ? features.num_features / 2.0
+                                                                   : features.num_features;
+  const double numbers = dimension * padded(dimension) +                        // P
+                         2.0 * padded(frequencies) * features.input_dimension +  // frequencies
+                         2.0 * dimension * num_outputs +                         // weights
+                         6.0 * padded(dimension);                                // vectors
+  return numbers * bytes_per_number;
+}
+
 }  // namespace rffstream

@@ -2,17 +2,22 @@
 //
 // Checkpoints: everything needed to continue learning exactly where a run
 // stopped — the configuration, the frequencies and phases, the RLS state, the
-// counters and the running metrics — in one binary file with a CRC-32C.
+// counters, the task (input layout, targets, classes) and the running
+// metrics — in one binary file with a CRC-32C.
 //
 //   absl::Status saved = rffstream::SaveCheckpoint("model.rff", learner, metrics);
 //   absl::StatusOr<rffstream::Checkpoint> loaded = rffstream::LoadCheckpoint<double>("model.rff");
 //   if (!loaded.ok()) return loaded.status();  // names the file and the problem
 //   loaded->learner.Learn(x, y);               // bit-identical to never stopping
 //
+// Every number in a checkpoint is finite: saving a model that holds a NaN or
+// an infinity is refused, and so is loading a file that holds one.
+//
 // Saving to a path is atomic: the bytes go to a temporary file in the same
 // directory, which is flushed and fsync'ed, renamed over the old file, and the
 // directory is fsync'ed. A crash at any moment leaves the old or the new
-// checkpoint, never a broken one. Loading verifies the magic, the format
+// checkpoint, never a broken one; the temporary a killed save leaves behind
+// is deleted by the next save to the same path. Loading verifies the magic, the format
 // version, the byte order, the precision and the checksum before it trusts a
 // single field, and never returns a partly loaded model.
 //
@@ -32,24 +37,52 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "rffstream/classification_metrics.h"
 #include "rffstream/learner.h"
 #include "rffstream/regression_metrics.h"
+#include "rffstream/task.h"
 
 namespace rffstream {
 
-// 2: the RLS state records the direction of its next pass over P (format 1
-// files, from before, are rejected with a message naming both versions).
-inline constexpr std::uint32_t kCheckpointFormatVersion = 2;
+// 2: the RLS state records the direction of its next pass over P.
+// 3: the task and the classification metrics. (Files of an older version
+// are rejected with a message naming both versions.)
+inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
+
+// What a checkpoint holds besides the model.
+struct CheckpointRecord {
+  Task task;
+  RegressionMetrics metrics;                // of output 0, for regression
+  ClassificationMetrics classification{0};  // for a classifier task
+};
 
 template <class Real>
 struct BasicCheckpoint {
   BasicLearner<Real> learner;
-  RegressionMetrics metrics;
+  CheckpointRecord record;
 };
 
 using Checkpoint = BasicCheckpoint<double>;
 using CheckpointF32 = BasicCheckpoint<float>;
 
+// The task of a model learned with the C++ API alone: CSV lines of its
+// inputs followed by one column per output.
+Task DefaultTask(const LearnerConfig& config);
+
+// The record's task must fit the learner (inputs and outputs), and its
+// classification metrics the task's classes.
+template <class Real>
+[[nodiscard]] absl::Status SaveCheckpoint(const std::string& path,
+                                          const BasicLearner<Real>& learner,
+                                          const CheckpointRecord& record);
+
+// Whether a checkpoint can be saved at `path`: its directory exists and is
+// writable, and the path is a regular file or nothing (never a device, a
+// directory or a pipe, which a save would otherwise rename over). For
+// checking at start, before any work that the save would lose.
+[[nodiscard]] absl::Status CheckCheckpointPath(const std::string& path);
+
+// With DefaultTask().
 template <class Real>
 [[nodiscard]] absl::Status SaveCheckpoint(const std::string& path,
                                           const BasicLearner<Real>& learner,
@@ -57,7 +90,7 @@ template <class Real>
 
 template <class Real>
 [[nodiscard]] absl::Status WriteCheckpoint(std::ostream& out, const BasicLearner<Real>& learner,
-                                           const RegressionMetrics& metrics);
+                                           const CheckpointRecord& record);
 
 template <class Real>
 [[nodiscard]] absl::StatusOr<BasicCheckpoint<Real>> LoadCheckpoint(const std::string& path);

@@ -20,6 +20,11 @@ class ClassificationMetrics {
       : num_classes_(num_classes),
         confusion_(static_cast<std::size_t>(num_classes) * num_classes, 0) {}
 
+  // Metrics with these confusion counts (row-major, true class × predicted
+  // class), as confusion_counts() returns them; the count and the number
+  // correct follow from them. REQUIRES: counts.size() == num_classes², all >= 0.
+  ClassificationMetrics(int num_classes, std::vector<std::int64_t> counts);
+
   // REQUIRES: 0 <= predicted, actual < num_classes().
   void Add(int predicted, int actual) {
     ++count_;
@@ -36,6 +41,7 @@ class ClassificationMetrics {
   std::int64_t confusion(int actual, int predicted) const {
     return confusion_[static_cast<std::size_t>(actual) * num_classes_ + predicted];
   }
+  const std::vector<std::int64_t>& confusion_counts() const { return confusion_; }
 
  private:
   int num_classes_;

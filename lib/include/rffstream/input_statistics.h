@@ -20,8 +20,10 @@ class InputStatistics {
  public:
   explicit InputStatistics(int dimension);
 
+  // Adds x and returns true; or returns false, changing nothing, when x is
+  // so large (or not finite) that a mean or a variance would overflow.
   // REQUIRES: x.size() == dimension().
-  void Add(std::span<const double> x);
+  bool Add(std::span<const double> x);
 
   int dimension() const { return static_cast<int>(means_.size()); }
   std::int64_t count() const { return count_; }

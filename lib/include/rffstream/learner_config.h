@@ -25,6 +25,12 @@ struct LearnerConfig {
   int num_outputs = 1;
 
   [[nodiscard]] absl::Status Validate() const;
+
+  // About how many bytes a Learner of this configuration holds, with
+  // `bytes_per_number` 4 (float) or 8 (double): P, D × D numbers in the
+  // padded triangle's rows, dominates; then the frequencies, twice, and two
+  // copies of the weights. For refusing a model before allocating it.
+  double MemoryBytes(int bytes_per_number) const;
 };
 
 }  // namespace rffstream

@@ -27,6 +27,7 @@
 #include "rffstream/regression_metrics.h"
 #include "rffstream/rls.h"
 #include "rffstream/simd.h"
+#include "rffstream/task.h"
 #include "rffstream/version.h"
 
 #endif  // RFFSTREAM_RFFSTREAM_H_

@@ -1,0 +1,81 @@
+// File: rffstream/task.h
+//
+// What a model learns: how its input lines are laid out (format, columns,
+// which are targets) and what its outputs mean (regression targets, or the
+// classes of a one-vs-rest classifier). Checkpoints carry the task, so a
+// loaded model reads the same input the same way and its outputs keep their
+// meaning, whatever flags the next command is given.
+//
+//   rffstream::Task task;
+//   task.num_fields = 17;          // 16 inputs and the class
+//   task.target_columns = {16};
+//   task.num_classes = 26;
+//   absl::Status valid = task.Validate();
+//   std::unique_ptr<rffstream::LineParser> parser = task.MakeLineParser();
+//   config.num_outputs = task.num_outputs();   // 26
+#ifndef RFFSTREAM_TASK_H_
+#define RFFSTREAM_TASK_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rffstream/line_parser.h"
+
+namespace rffstream {
+
+enum class InputFormat {
+  kCsv,     // delimited numbers, fields may be quoted
+  kDense,   // numbers separated by runs of spaces or tabs
+  kLibsvm,  // "label idx:val ...", 1-based indices
+};
+
+std::string_view InputFormatName(InputFormat format);
+[[nodiscard]] absl::StatusOr<InputFormat> ParseInputFormat(std::string_view name);
+
+struct Task {
+  // Input lines.
+  InputFormat format = InputFormat::kCsv;
+  char delimiter = ',';  // kCsv only
+  bool header = false;   // the input starts with a header row
+  std::vector<std::string> column_names;  // the header's names, or empty
+  // kCsv and kDense: fields per line, and which of them are targets (in
+  // output order) or ignored; every other field is an input, in order.
+  int num_fields = 0;
+  std::vector<int> target_columns;
+  std::vector<int> ignored_columns;
+  int libsvm_dimension = 0;  // kLibsvm: the number of inputs
+  // Outputs: 0 for regression, one output per target column; K >= 2 for a
+  // classifier whose one target column holds the class 0..K-1, learned
+  // one-vs-rest as K outputs.
+  int num_classes = 0;
+  // Settings that the first lines of the data decided (0 / false: none):
+  // the window that standardized the inputs, and the bandwidth's median
+  // heuristic. Kept so that repeating the same flags is recognized.
+  int standardize_lines = 0;
+  bool gamma_from_warm_up = false;
+
+  int num_inputs() const;
+  int num_targets() const;  // label columns per line
+  int num_outputs() const;  // the learner's outputs
+  bool is_classifier() const { return num_classes > 0; }
+
+  // Names a column for messages: its header name if any, else its index.
+  std::string ColumnName(int column) const;
+
+  // Names the first inconsistency (columns out of range or named twice, a
+  // classifier with several targets, ...).
+  [[nodiscard]] absl::Status Validate() const;
+
+  // The parser of this layout. `inputs_only`: lines carry the inputs alone
+  // (num_inputs() fields, no target or ignored column), as lines sent for
+  // prediction may. REQUIRES: Validate() is ok.
+  std::unique_ptr<LineParser> MakeLineParser(bool inputs_only = false) const;
+};
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_TASK_H_
