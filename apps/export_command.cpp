@@ -1,7 +1,8 @@
 #include "export_command.h"
 
 #include <cstdio>
-#include <iostream>
+#include <cerrno>
+#include <sstream>
 #include <string>
 
 #include "absl/flags/declare.h"
@@ -9,6 +10,7 @@
 #include "exit_codes.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/json_export.h"
+#include "write_failure.h"
 
 ABSL_DECLARE_FLAG(std::string, load);
 ABSL_DECLARE_FLAG(std::string, format);
@@ -24,9 +26,14 @@ int Export(const std::string& path) {
     std::fprintf(stderr, "rffstream export: %s\n", std::string(checkpoint.status().message()).c_str());
     return kExitIoError;
   }
-  ExportJson(checkpoint->learner, std::cout, {.include_covariance = absl::GetFlag(FLAGS_covariance)});
-  std::cout.flush();
-  return std::cout ? kExitSuccess : kExitIoError;
+  // Through stdio, whose errors keep their errno (std::cout's do not).
+  std::ostringstream json;
+  ExportJson(checkpoint->learner, json, {.include_covariance = absl::GetFlag(FLAGS_covariance)});
+  const std::string text = json.str();
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+    return ExitAfterWriteFailure("rffstream export", "standard output", errno);
+  }
+  return kExitSuccess;
 }
 
 }  // namespace

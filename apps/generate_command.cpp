@@ -1,12 +1,14 @@
 #include "generate_command.h"
 
 #include <charconv>
+#include <cerrno>
 #include <cstdio>
 #include <string>
 
 #include "absl/flags/flag.h"
 #include "chaotic_series.h"
 #include "exit_codes.h"
+#include "write_failure.h"
 
 ABSL_FLAG(std::string, series, "mackey-glass", "generate: mackey-glass or lorenz");
 ABSL_FLAG(int, samples, 10000, "generate: number of CSV lines to write");
@@ -39,10 +41,13 @@ int RunGenerateCommand() {
       line.push_back(lag < embedding ? ',' : '\n');
     }
     if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
-      return kExitIoError;  // the reader went away (e.g. `| head`): not an error to report
+      return ExitAfterWriteFailure("rffstream generate", "standard output", errno);
     }
   }
-  return std::fflush(stdout) == 0 ? kExitSuccess : kExitIoError;
+  if (std::fflush(stdout) != 0) {
+    return ExitAfterWriteFailure("rffstream generate", "standard output", errno);
+  }
+  return kExitSuccess;
 }
 
 }  // namespace rffstream::app

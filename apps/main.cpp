@@ -12,9 +12,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
-#include "absl/strings/match.h"
+#include "command_line.h"
 #include "exit_codes.h"
 #include "export_command.h"
 #include "generate_command.h"
@@ -39,8 +37,6 @@ constexpr char kUsage[] =
     "  generate   write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream\n\n"
     "example:\n"
     "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n";
-
-bool IsOurFlagFile(absl::string_view file) { return absl::StrContains(file, "apps/"); }
 
 // --simd (or RFFSTREAM_SIMD): nullopt to go on, or the exit code to stop with.
 std::optional<int> ApplySimdChoice() {
@@ -67,18 +63,30 @@ std::optional<int> ApplySimdChoice() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(kUsage);
-  absl::FlagsUsageConfig usage_config;
-  usage_config.contains_help_flags = IsOurFlagFile;
-  usage_config.contains_helpshort_flags = IsOurFlagFile;
-  absl::SetFlagsUsageConfig(usage_config);
-  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  std::vector<std::string> arguments = rffstream::app::NormalizeFlagNames(argc, argv);
+  if (rffstream::app::AsksForHelp(arguments)) {
+    rffstream::app::PrintHelp(stdout, kUsage);
+    return rffstream::app::kExitSuccess;
+  }
+  if (rffstream::app::AsksForVersion(arguments)) {
+    rffstream::app::PrintVersion(stdout);
+    return rffstream::app::kExitSuccess;
+  }
+  if (std::optional<std::string> error = rffstream::app::CommandLineError(arguments)) {
+    std::fprintf(stderr, "rffstream: %s\n", error->c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  std::vector<char*> pointers;
+  for (std::string& argument : arguments) pointers.push_back(argument.data());
+  const std::vector<char*> positional =
+      absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());
   if (std::optional<int> exit_code = ApplySimdChoice()) return *exit_code;
   if (positional.size() != 2) {
     std::fprintf(stderr, "%s", kUsage);
     return rffstream::app::kExitUsageError;
   }
-  // A closed output pipe shows up as a write error, not a silent death.
+  // A closed output pipe shows up as a write error (EPIPE), which the
+  // commands answer by stopping quietly, after saving what they must.
   std::signal(SIGPIPE, SIG_IGN);
   // Block updates (--block) allocate Eigen's product buffers for every block.
   // By default glibc maps the larger ones afresh and gives the top of the

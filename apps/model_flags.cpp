@@ -16,7 +16,10 @@
 ABSL_FLAG(int, features, 256, "number of random Fourier features D (the RLS costs O(D^2))");
 ABSL_FLAG(std::string, map, "phase",
           "feature map: phase = sqrt(2/D) cos(w.x + b), pair = sqrt(2/D) [cos(w.x), sin(w.x)]");
-ABSL_FLAG(std::string, kernel, "gaussian", "kernel: gaussian, k(x,y) = exp(-gamma |x-y|^2)");
+ABSL_FLAG(std::string, kernel, "gaussian",
+          "kernel: gaussian exp(-gamma |x-y|^2), laplacian exp(-gamma |x-y|_1), cauchy "
+          "prod 1/(1 + gamma (x_j-y_j)^2), matern12, matern32 or matern52 (Matern nu = 1/2, 3/2, "
+          "5/2 with lengthscale 1/sqrt(2 gamma))");
 ABSL_FLAG(std::string, sampler, "iid",
           "frequencies: iid, orthogonal (orthogonal random features) or qmc (randomized "
           "quasi-Monte Carlo); the last two for the gaussian kernel, lower variance");

@@ -383,6 +383,8 @@ TEST_CASE("learn --variance writes the predictive variance as a second column", 
   const std::string& last = lines.back();
   REQUIRE(last.find(',') != std::string::npos);
   CHECK(std::stod(last.substr(last.find(',') + 1)) > 0);
+  // Before anything is learned the noise, and so the variance, is unknown.
+  CHECK(lines.front().substr(lines.front().find(',')) == ",nan");
   CHECK(RunApp("learn --variance --block=4", "").exit_code == 2);
 }
 

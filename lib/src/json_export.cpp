@@ -1,5 +1,6 @@
 #include "rffstream/json_export.h"
 
+#include <cmath>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -10,7 +11,9 @@
 namespace rffstream {
 namespace {
 
+// JSON has no NaN or infinity: null says "no number" in a file that still parses.
 std::string Number(double value) {
+  if (!std::isfinite(value)) return "null";
   char text[32];
   std::snprintf(text, sizeof(text), "%.17g", value);
   return text;

@@ -100,7 +100,8 @@ class BasicLearner {
     Real prediction;
     // σ² (1 + zᵀPz): the predictive variance of a new observation, with σ²
     // estimated online from the a-priori errors (exact Bayesian linear
-    // regression on the features when β = 1; 0 before any learning).
+    // regression on the features when β = 1; NaN, unknown, before the first
+    // sample is learned, since nothing is known yet of the noise).
     Real variance;
   };
   // Uses the Learner's scratch space: like Learn(), not for concurrent use.

@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -95,10 +96,11 @@ class BasicRls {
   Real CovarianceQuadraticForm(std::span<const Real> z) const;
 
   // The noise variance σ² estimated from the a-priori errors: the β-weighted
-  // mean of e² / (1 + zᵀPz), whose expectation is σ² under the model. 0
-  // before the first sample.
+  // mean of e² / (1 + zᵀPz), whose expectation is σ² under the model. NaN
+  // (unknown) before the first sample: no data, no estimate of the noise.
   Real NoiseVarianceEstimate(int output = 0) const {
-    return noise_weight_ > 0 ? noise_sums_[output] / noise_weight_ : Real{0};
+    return noise_weight_ > 0 ? noise_sums_[output] / noise_weight_
+                             : std::numeric_limits<Real>::quiet_NaN();
   }
 
   // The weights of one output.

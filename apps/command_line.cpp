@@ -1,0 +1,165 @@
+#include "command_line.h"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+#include "absl/flags/reflection.h"
+#include "absl/strings/str_join.h"
+#include "rffstream/checkpoint.h"
+#include "rffstream/simd.h"
+#include "rffstream/version.h"
+
+namespace rffstream::app {
+namespace {
+
+// The name of a flag argument ("--name=value", "-name", "--noname"), or ""
+// for a positional argument or a lone "-".
+std::string_view FlagName(std::string_view argument) {
+  if (argument.size() < 2 || argument[0] != '-') return {};
+  argument.remove_prefix(argument[1] == '-' ? 2 : 1);
+  return argument.substr(0, argument.find('='));
+}
+
+bool IsHelpFlag(std::string_view name) {
+  return name == "help" || name == "h" || name == "helpfull" || name == "helpshort" ||
+         name == "helpon" || name == "helpmatch" || name == "helppackage";
+}
+
+// Levenshtein distance, for suggestions.
+std::size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The app's own flags (defined under apps/), by name.
+std::map<std::string, const absl::CommandLineFlag*> AppFlags() {
+  std::map<std::string, const absl::CommandLineFlag*> flags;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (flag->Filename().find("apps/") != std::string::npos) flags.emplace(std::string(name), flag);
+  }
+  return flags;
+}
+
+// A topic heading per source file of flags.
+std::string Topic(const absl::CommandLineFlag& flag) {
+  const std::string file = flag.Filename();
+  const auto from = [&](std::string_view stem) { return file.find(stem) != std::string::npos; };
+  if (from("model_flags")) return "model (learn, serve; checked against --load)";
+  if (from("input_format")) return "input lines (learn, predict, serve)";
+  if (from("learn_command")) return "learn and predict";
+  if (from("serve_command")) return "serve";
+  if (from("export_command")) return "export";
+  if (from("generate_command")) return "generate";
+  return "every command";
+}
+
+}  // namespace
+
+std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
+  std::vector<std::string> arguments;
+  bool after_separator = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string argument = argv[i];
+    if (argument == "--") after_separator = true;
+    const std::string_view name = FlagName(argument);
+    if (i > 0 && !after_separator && !name.empty()) {
+      const std::size_t start = static_cast<std::size_t>(name.data() - argument.data());
+      std::replace(argument.begin() + start, argument.begin() + start + name.size(), '-', '_');
+    }
+    arguments.push_back(std::move(argument));
+  }
+  return arguments;
+}
+
+std::optional<std::string> CommandLineError(const std::vector<std::string>& arguments) {
+  const std::map<std::string, const absl::CommandLineFlag*> app_flags = AppFlags();
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    if (arguments[i] == "--") break;
+    const std::string name(FlagName(arguments[i]));
+    if (name.empty() || IsHelpFlag(name) || name == "version") continue;
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    const bool has_value = arguments[i].find('=') != std::string::npos;
+    if (flag == nullptr && name.rfind("no", 0) == 0) {
+      absl::CommandLineFlag* negated = absl::FindCommandLineFlag(name.substr(2));
+      if (negated != nullptr && negated->IsOfType<bool>() && !has_value) continue;
+    }
+    if (flag != nullptr) {
+      if (flag->IsOfType<bool>() && !has_value) continue;
+      // "--flag value": the next argument is the value.
+      std::string value;
+      if (has_value) {
+        value = arguments[i].substr(arguments[i].find('=') + 1);
+      } else if (i + 1 < arguments.size()) {
+        value = arguments[++i];
+      } else {
+        return "--" + name + " needs a value";
+      }
+      std::string error;
+      if (!flag->ParseFrom(value, &error)) return "--" + name + "=" + value + ": " + error;
+      continue;
+    }
+    std::string closest;
+    std::size_t best = name.size() / 2 + 2;  // beyond this a suggestion is noise
+    for (const auto& [known, known_flag] : app_flags) {
+      const std::size_t distance = EditDistance(name, known);
+      if (distance < best) {
+        best = distance;
+        closest = known;
+      }
+    }
+    std::string message = "unknown flag --" + name;
+    if (!closest.empty()) message += "; did you mean --" + closest + "?";
+    return message + " (rffstream --help lists the flags)";
+  }
+  return std::nullopt;
+}
+
+bool AsksForHelp(const std::vector<std::string>& arguments) {
+  return std::any_of(arguments.begin() + 1, arguments.end(), [](const std::string& argument) {
+    return IsHelpFlag(FlagName(argument));
+  });
+}
+
+bool AsksForVersion(const std::vector<std::string>& arguments) {
+  return std::any_of(arguments.begin() + 1, arguments.end(), [](const std::string& argument) {
+    return FlagName(argument) == "version";
+  });
+}
+
+void PrintHelp(std::FILE* out, const char* usage) {
+  std::fprintf(out, "rffstream: %s\nflags (--name=value; --name value; booleans also --name and --noname):\n", usage);
+  std::map<std::string, std::vector<const absl::CommandLineFlag*>> by_topic;
+  for (const auto& [name, flag] : AppFlags()) by_topic[Topic(*flag)].push_back(flag);
+  for (const auto& [topic, flags] : by_topic) {
+    std::fprintf(out, "\n  %s:\n", topic.c_str());
+    for (const absl::CommandLineFlag* flag : flags) {
+      const std::string default_value = flag->DefaultValue();
+      std::fprintf(out, "    --%s (default %s)\n        %s\n", std::string(flag->Name()).c_str(),
+                   default_value.empty() ? "empty" : default_value.c_str(), flag->Help().c_str());
+    }
+  }
+}
+
+void PrintVersion(std::FILE* out) {
+#ifdef NDEBUG
+  constexpr char kBuild[] = "release build";
+#else
+  constexpr char kBuild[] = "debug build";
+#endif
+  std::fprintf(out, "rffstream %s (%s; SIMD kernels on this CPU: %s; checkpoint format %u)\n",
+               kVersion, kBuild, absl::StrJoin(SupportedSimdKernels(), ", ").c_str(),
+               kCheckpointFormatVersion);
+}
+
+}  // namespace rffstream::app

@@ -1,0 +1,38 @@
+// File: apps/command_line.h
+//
+// What happens to the command line before the commands see it: --help and
+// --version (printed to standard output, exit 0), flag names spelled with
+// dashes (--save-every means --save_every), unknown flags and bad values
+// (exit 2, with the closest known name) — so that Abseil's own handling, which prints build
+// paths and exits 1, never runs.
+#ifndef RFFSTREAM_APPS_COMMAND_LINE_H_
+#define RFFSTREAM_APPS_COMMAND_LINE_H_
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rffstream::app {
+
+// The arguments with each flag's name (before any '=') spelled with
+// underscores; values and positional arguments unchanged.
+std::vector<std::string> NormalizeFlagNames(int argc, char** argv);
+
+// What is wrong with the first flag that no command defines ("unknown flag
+// --x; did you mean --y?") or whose value does not parse; nullopt when all
+// are well formed.
+std::optional<std::string> CommandLineError(const std::vector<std::string>& arguments);
+
+// --help, -h, --helpfull, --helpshort.
+bool AsksForHelp(const std::vector<std::string>& arguments);
+bool AsksForVersion(const std::vector<std::string>& arguments);
+
+// The usage text, then every flag of the app by topic, with its default.
+void PrintHelp(std::FILE* out, const char* usage);
+// "rffstream 0.1.0", the build type and the SIMD kernels of this CPU.
+void PrintVersion(std::FILE* out);
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_COMMAND_LINE_H_
