@@ -1,7 +1,9 @@
 #include "command_line.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include "absl/flags/reflection.h"
@@ -64,7 +66,24 @@ std::string Topic(const absl::CommandLineFlag& flag) {
   return "every command";
 }
 
+std::set<std::string, std::less<>>& GivenFlags() {
+  static std::set<std::string, std::less<>> given;
+  return given;
+}
+
 }  // namespace
+
+void RecordGivenFlags(const std::vector<std::string>& arguments) {
+  for (std::size_t i = 1; i < arguments.size() && arguments[i] != "--"; ++i) {
+    std::string name(FlagName(arguments[i]));
+    if (name.empty()) continue;
+    // --noflag names the boolean --flag.
+    if (name.rfind("no", 0) == 0 && absl::FindCommandLineFlag(name) == nullptr) name.erase(0, 2);
+    GivenFlags().insert(std::move(name));
+  }
+}
+
+bool WasGivenOnCommandLine(std::string_view name) { return GivenFlags().count(name) > 0; }
 
 std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
   std::vector<std::string> arguments;
@@ -75,7 +94,14 @@ std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
     const std::string_view name = FlagName(argument);
     if (i > 0 && !after_separator && !name.empty()) {
       const std::size_t start = static_cast<std::size_t>(name.data() - argument.data());
-      std::replace(argument.begin() + start, argument.begin() + start + name.size(), '-', '_');
+      const std::size_t length = name.size();
+      std::replace(argument.begin() + start, argument.begin() + start + length, '-', '_');
+      // --no-intercept: the negation of a boolean is --nointercept.
+      const std::string spelled = argument.substr(start, length);
+      if (spelled.rfind("no_", 0) == 0 && absl::FindCommandLineFlag(spelled) == nullptr) {
+        const absl::CommandLineFlag* negated = absl::FindCommandLineFlag(spelled.substr(3));
+        if (negated != nullptr && negated->IsOfType<bool>()) argument.erase(start + 2, 1);
+      }
     }
     arguments.push_back(std::move(argument));
   }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rffstream::app {
@@ -23,6 +24,13 @@ std::vector<std::string> NormalizeFlagNames(int argc, char** argv);
 // --x; did you mean --y?") or whose value does not parse; nullopt when all
 // are well formed.
 std::optional<std::string> CommandLineError(const std::vector<std::string>& arguments);
+
+// Records which flags the arguments name (as NormalizeFlagNames spells
+// them), for WasGivenOnCommandLine.
+void RecordGivenFlags(const std::vector<std::string>& arguments);
+// Whether the command line named the flag, even at its default value
+// (--classes=0 against a classifier's checkpoint).
+bool WasGivenOnCommandLine(std::string_view name);
 
 // --help, -h, --helpfull, --helpshort.
 bool AsksForHelp(const std::vector<std::string>& arguments);

@@ -20,6 +20,12 @@ namespace {
 
 constexpr int kMaxEvents = 256;
 constexpr std::size_t kReadChunk = 1 << 16;
+// Backpressure: a connection whose unsent responses reach this many bytes is
+// neither read nor answered until they drain below it.
+constexpr std::size_t kMaxUnsentBytes = 1 << 20;
+// While descriptors run out (EMFILE), accepting waits for a connection to
+// close, or this long, and the failure is logged at most this often.
+constexpr absl::Duration kAcceptRetry = absl::Seconds(1);
 // Connection counts go to the log at most this often.
 constexpr absl::Duration kLogInterval = absl::Seconds(5);
 // How long a shutdown waits for slow readers to take their last responses.
@@ -34,8 +40,12 @@ struct LineServer::Connection {
   std::size_t output_sent = 0;
   bool close_after_flush = false;
   bool peer_closed = false;
-  bool watching_output = false;  // EPOLLOUT registered
+  std::uint32_t interest = EPOLLIN | EPOLLRDHUP;  // the events registered with epoll
   absl::Time last_activity = absl::Now();
+
+  std::size_t unsent() const { return output.size() - output_sent; }
+  // Backpressure: stop reading and answering until the client reads.
+  bool output_full() const { return unsent() >= kMaxUnsentBytes; }
 };
 
 LineServer::LineServer(int listen_fd, LineServerOptions options, LineHandler handler,
@@ -64,7 +74,9 @@ void LineServer::Accept() {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        PauseAccepting(errno);
+      } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
         std::fprintf(log_, "rffstream serve: accept failed: %s\n", std::strerror(errno));
       }
       return;
@@ -96,9 +108,46 @@ void LineServer::Accept() {
   }
 }
 
+void LineServer::PauseAccepting(int error) {
+  ++accept_failures_;
+  const absl::Time now = absl::Now();
+  if (now - last_accept_failure_log_ >= kAcceptRetry) {
+    std::fprintf(log_,
+                 "rffstream serve: cannot accept: %s (%" PRId64 " failures since the last message); "
+                 "waiting for a connection to close\n",
+                 std::strerror(error), accept_failures_);
+    last_accept_failure_log_ = now;
+    accept_failures_ = 0;
+  }
+  // The pending connection stays in the backlog; the level-triggered
+  // listening socket would report it again at once, so stop watching it.
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
+  accept_resume_at_ = now + kAcceptRetry;
+}
+
+void LineServer::ResumeAccepting() {
+  if (accept_resume_at_ == absl::InfinitePast() || listen_fd_ < 0) return;
+  epoll_event event{};
+  event.events = EPOLLIN;
+  event.data.fd = listen_fd_;
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &event);
+  accept_resume_at_ = absl::InfinitePast();
+}
+
+void LineServer::UpdateInterest(Connection& connection) {
+  std::uint32_t interest = connection.output_full() ? 0 : EPOLLIN | EPOLLRDHUP;
+  if (connection.unsent() > 0) interest |= EPOLLOUT;
+  if (interest == connection.interest) return;
+  epoll_event event{};
+  event.events = interest;
+  event.data.fd = connection.fd;
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection.fd, &event);
+  connection.interest = interest;
+}
+
 void LineServer::AnswerLines(Connection& connection) {
   std::size_t start = 0;
-  while (!connection.close_after_flush) {
+  while (!connection.close_after_flush && !connection.output_full()) {
     const std::size_t newline = connection.input.find('\n', start);
     if (newline == std::string::npos) break;
     std::string_view line(connection.input.data() + start, newline - start);
@@ -126,6 +175,7 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
   // One chunk per event keeps busy connections from starving the others (the
   // level-triggered epoll reports the rest again); a shutdown drains all.
   for (bool first = true; !connection.close_after_flush && (first || until_drained); first = false) {
+    if (connection.output_full()) break;  // backpressure: the client must read first
     const ssize_t got = ::recv(connection.fd, buffer, sizeof(buffer), 0);
     if (got > 0) {
       connection.input.append(buffer, static_cast<std::size_t>(got));
@@ -144,44 +194,34 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
 }
 
 void LineServer::Flush(Connection& connection) {
-  while (connection.output_sent < connection.output.size()) {
+  while (connection.unsent() > 0) {
     const ssize_t sent = ::send(connection.fd, connection.output.data() + connection.output_sent,
-                                connection.output.size() - connection.output_sent,
-                                MSG_NOSIGNAL | MSG_DONTWAIT);
+                                connection.unsent(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (sent > 0) {
       connection.output_sent += static_cast<std::size_t>(sent);
       continue;
     }
     if (sent < 0 && errno == EINTR) continue;
-    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (!connection.watching_output) {
-        epoll_event event{};
-        event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
-        event.data.fd = connection.fd;
-        ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection.fd, &event);
-        connection.watching_output = true;
-      }
-      return;
-    }
+    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     // The client went away mid-response: drop what it will never read.
     connection.output.clear();
     connection.output_sent = 0;
     connection.close_after_flush = true;
     break;
   }
-  connection.output.clear();
-  connection.output_sent = 0;
-  if (connection.close_after_flush) {
+  // Keep only the unsent bytes, so a slow reader's buffer stays bounded.
+  if (connection.output_sent == connection.output.size()) {
+    connection.output.clear();
+    connection.output_sent = 0;
+  } else if (connection.output_sent >= connection.output.size() / 2) {
+    connection.output.erase(0, connection.output_sent);
+    connection.output_sent = 0;
+  }
+  if (connection.close_after_flush && connection.output.empty()) {
     Close(connection.fd);
     return;
   }
-  if (connection.watching_output) {
-    epoll_event event{};
-    event.events = EPOLLIN | EPOLLRDHUP;
-    event.data.fd = connection.fd;
-    ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection.fd, &event);
-    connection.watching_output = false;
-  }
+  UpdateInterest(connection);
 }
 
 void LineServer::Close(int fd) {
@@ -189,6 +229,7 @@ void LineServer::Close(int fd) {
   ::close(fd);
   connections_.erase(fd);
   ++closed_;
+  ResumeAccepting();  // a descriptor is free again
 }
 
 void LineServer::CloseIdleConnections() {
@@ -221,6 +262,7 @@ absl::Status LineServer::Run(int signal_fd) {
   bool stopping = false;
   while (!stopping) {
     const int ready = ::epoll_wait(epoll_fd_, events, kMaxEvents, wait_ms);
+    if (absl::Now() >= accept_resume_at_) ResumeAccepting();
     if (ready < 0 && errno != EINTR) {
       return absl::InternalError(absl::StrCat("epoll_wait: ", std::strerror(errno)));
     }
@@ -242,6 +284,8 @@ absl::Status LineServer::Run(int signal_fd) {
       Connection& connection = *found->second;
       if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
         OnReadable(connection, /*until_drained=*/false);
+      } else if (!connection.output_full()) {
+        AnswerLines(connection);  // lines held back while the output was full
       }
       Flush(connection);
     }

@@ -10,6 +10,12 @@
 // connection is closed; connections beyond max_connections get an error line
 // and are closed; an idle timeout (off when zero) closes quiet connections. A
 // client that disconnects mid-line or mid-response costs nothing else.
+// Memory per connection is bounded: a client that sends without reading
+// stops being read (and answered) once 1 MiB of its responses are unsent,
+// until it reads them; so it holds at most about 1 MiB of responses plus one
+// response, and 64 KiB plus max_line_bytes of unanswered input. When
+// descriptors run out (EMFILE), accepting pauses until a connection closes
+// (or a second passes) and the failure is logged at most once a second.
 // SIGINT/SIGTERM (through the signal descriptor given to Run) stop accepting,
 // answer every complete line already received, flush, and return.
 #ifndef RFFSTREAM_APPS_LINE_SERVER_H_
@@ -60,6 +66,10 @@ class LineServer {
   // Answers the complete lines in the read buffer.
   void AnswerLines(Connection& connection);
   void Flush(Connection& connection);
+  // Registers the events the connection's state calls for (backpressure).
+  void UpdateInterest(Connection& connection);
+  void PauseAccepting(int error);
+  void ResumeAccepting();
   void Close(int fd);
   void CloseIdleConnections();
   void LogCounts(bool force);
@@ -75,6 +85,10 @@ class LineServer {
   std::int64_t closed_ = 0;
   absl::Time last_log_ = absl::InfinitePast();
   std::int64_t logged_accepted_ = -1;
+  // Accepting paused for lack of descriptors until then (InfinitePast: not paused).
+  absl::Time accept_resume_at_ = absl::InfinitePast();
+  absl::Time last_accept_failure_log_ = absl::InfinitePast();
+  std::int64_t accept_failures_ = 0;
 };
 
 }  // namespace rffstream::app

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rffstream: %s\n", error->c_str());
     return rffstream::app::kExitUsageError;
   }
+  rffstream::app::RecordGivenFlags(arguments);
   std::vector<char*> pointers;
   for (std::string& argument : arguments) pointers.push_back(argument.data());
   const std::vector<char*> positional =

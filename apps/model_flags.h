@@ -11,6 +11,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
 #include "absl/status/statusor.h"
+#include "command_line.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/task.h"
 
@@ -45,11 +46,14 @@ bool GammaFromWarmUp();
 // Checks the model flags that do not depend on the input.
 [[nodiscard]] absl::Status ValidateModelFlags();
 
-// A flag the user set to something other than its default.
+// A flag the command line named (even at its default value), or that was
+// set to something other than its default.
 template <class T>
 bool IsSetByUser(const absl::Flag<T>& flag) {
   const absl::CommandLineFlag& handle = absl::GetFlagReflectionHandle(flag);
-  return handle.CurrentValue() != handle.DefaultValue();
+  const absl::string_view name = handle.Name();
+  return WasGivenOnCommandLine(std::string_view(name.data(), name.size())) ||
+         handle.CurrentValue() != handle.DefaultValue();
 }
 
 }  // namespace rffstream::app

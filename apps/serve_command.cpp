@@ -1,6 +1,7 @@
 #include "serve_command.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -254,6 +255,34 @@ int Serve(int signal_fd) {
   return kExitSuccess;
 }
 
+// Each connection holds a descriptor: raises the soft limit on open files to
+// the hard one (the common soft limit, 1024, is what --max_connections
+// defaults to), and when even that is short of --max_connections plus the
+// server's own descriptors, lowers a default --max_connections to fit (a
+// value the user gave is kept: accept then pauses when descriptors run out).
+// A note for the log when the limit decided anything.
+std::optional<std::string> FitDescriptorLimit() {
+  constexpr rlim_t kReserved = 16;  // listening socket, epoll, signalfd, log, checkpoint, ...
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return std::nullopt;
+  if (limit.rlim_cur < limit.rlim_max) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  const auto wanted = static_cast<rlim_t>(absl::GetFlag(FLAGS_max_connections)) + kReserved;
+  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted) return std::nullopt;
+  const int fitting = limit.rlim_cur > kReserved ? static_cast<int>(limit.rlim_cur - kReserved) : 1;
+  if (IsSetByUser(FLAGS_max_connections)) {
+    return absl::StrCat("only ", limit.rlim_cur, " open files allowed (ulimit -n): at most about ",
+                        fitting, " of --max_connections=", absl::GetFlag(FLAGS_max_connections),
+                        " can be open at once");
+  }
+  absl::SetFlag(&FLAGS_max_connections, fitting);
+  return absl::StrCat("--max_connections=", fitting, " to fit the limit of ", limit.rlim_cur,
+                      " open files (ulimit -n)");
+}
+
 }  // namespace
 
 int RunServeCommand() {
@@ -271,6 +300,9 @@ int RunServeCommand() {
                  "rffstream serve: --max_connections, --max_line_bytes must be positive; "
                  "--idle_timeout, --fields non-negative\n");
     return kExitUsageError;
+  }
+  if (std::optional<std::string> note = FitDescriptorLimit(); note.has_value()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());
   }
   // SIGINT and SIGTERM arrive as readable events on a descriptor, so the
   // event loop shuts down in an orderly way between requests.

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -455,5 +456,199 @@ TEST_CASE("Format errors: usage and lines", "[app][formats][errors]") {
   CHECK(RunApp("learn --format=xml", "").exit_code == 2);
   CHECK(RunApp("learn --delimiter=ab", "").exit_code == 2);
 }
+
+
+// The hardening of issue 13: what a new user's mistakes and hostile input do.
+namespace hardening {
+
+// A 3-class stream of 2 inputs and the class, with a header.
+std::string ClassCsv(int lines) {
+  std::string csv = "x,y,label\n";
+  for (int t = 0; t < lines; ++t) {
+    const double x = std::sin(0.37 * t), y = std::cos(0.91 * t);
+    csv += std::to_string(x) + "," + std::to_string(y) + "," +
+           std::to_string(x > 0 ? (y > 0 ? 0 : 1) : 2) + "\n";
+  }
+  return csv;
+}
+
+TEST_CASE("A classifier's checkpoint is used right without its flags", "[app][checkpoint][task]") {
+  TempDir dir;
+  const std::string model = dir.File("classes.rff");
+  const RunResult learned =
+      RunApp("learn --header --classes=3 --features=64 --gamma=1 --quiet --save=" + model, ClassCsv(300));
+  REQUIRE(learned.exit_code == 0);
+  // learn --load, no --classes, no --header: the model knows both.
+  const RunResult resumed = RunApp("learn --load=" + model + " --predictions=-", ClassCsv(100));
+  CHECK(resumed.exit_code == 0);
+  const std::vector<std::string> lines = Lines(resumed.out);
+  REQUIRE(lines.size() == 100);
+  for (const std::string& line : lines) CHECK((line == "0" || line == "1" || line == "2"));
+  // The metrics resume too: 300 + 100 samples.
+  CHECK(resumed.err.find("resumed from a checkpoint: metrics cover all 400 samples") !=
+        std::string::npos);
+  CHECK(resumed.err.find("progressive validation: accuracy ") != std::string::npos);
+  const RunResult predicted = RunApp("predict --load=" + model, ClassCsv(50));
+  CHECK(predicted.exit_code == 0);
+  CHECK(Lines(predicted.out).size() == 50);
+  CHECK(predicted.err.find("evaluation: accuracy ") != std::string::npos);
+  // Repeating the model's flags is fine; contradicting them is named.
+  CHECK(RunApp("learn --header --classes=3 --features=64 --gamma=1 --quiet --load=" + model,
+               ClassCsv(10)).exit_code == 0);
+  const RunResult other_target = RunApp("learn --target=first --load=" + model, ClassCsv(10));
+  CHECK(other_target.exit_code == 2);
+  CHECK(other_target.err.find("--target=first (the model has column 2 'label')") != std::string::npos);
+  const RunResult regression = RunApp("learn --classes=0 --load=" + model, ClassCsv(10));
+  CHECK(regression.exit_code == 2);
+  CHECK(regression.err.find("--classes=0 (the model has 3 classes)") != std::string::npos);
+  const RunResult renamed = RunApp("learn --load=" + model, "a,b,c\n1,2,0\n");
+  CHECK(renamed.exit_code == 3);
+  CHECK(renamed.err.find("the header (a, b, c) is not the one the model learned with (x, y, label)") !=
+        std::string::npos);
+}
+
+TEST_CASE("The command line that saved a model loads it too", "[app][checkpoint][task]") {
+  TempDir dir;
+  const std::string model = dir.File("m.rff");
+  const std::string flags = " --gamma=0.05 --standardize=20 --ridge=0.1 --features=32 --quiet --save=" + model;
+  REQUIRE(RunApp("learn" + flags, SmoothCsv(100)).exit_code == 0);
+  CHECK(RunApp("learn" + flags + " --load=" + model, SmoothCsv(100)).exit_code == 0);
+  REQUIRE(RunApp("learn --gamma=auto --quiet --features=32 --save=" + model, SmoothCsv(300)).exit_code == 0);
+  CHECK(RunApp("learn --gamma=auto --quiet --load=" + model, SmoothCsv(10)).exit_code == 0);
+  const RunResult numeric = RunApp("learn --gamma=0.05 --load=" + model, SmoothCsv(10));
+  CHECK(numeric.exit_code == 2);
+  CHECK(numeric.err.find("chosen by --gamma=auto") != std::string::npos);
+}
+
+TEST_CASE("A model nobody can afford is refused before allocating", "[app][errors][memory]") {
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult huge = RunApp("learn --features=100000000", SmoothCsv(5));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(huge.exit_code == 2);
+  CHECK(huge.err.find("the model would take about ") != std::string::npos);
+  CHECK(huge.err.find("more than the limit of ") != std::string::npos);
+  const RunResult limited = RunApp("learn --features=2048 --max_model_memory_mb=16", SmoothCsv(5));
+  CHECK(limited.exit_code == 2);
+  CHECK(limited.err.find("more than the limit of 16 MiB (--max_model_memory_mb") != std::string::npos);
+  CHECK(RunApp("learn --features=2048 --max_model_memory_mb=64 --quiet", SmoothCsv(5)).exit_code == 0);
+}
+
+TEST_CASE("A first line wider than --max_inputs is a bad line", "[app][errors][memory]") {
+  std::string wide;
+  for (int i = 0; i < 256'000; ++i) wide += "1,";
+  const RunResult result = RunApp("learn --predictions=- --features=16", wide + "1\n" + SmoothCsv(20));
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("line 1: 256001 columns: more inputs than --max_inputs=100000") !=
+        std::string::npos);
+  CHECK(result.err.find("20 learned, 0 predicted only, 1 rejected") != std::string::npos);
+  CHECK(Lines(result.out).size() == 21);
+}
+
+TEST_CASE("A huge finite number is a bad line and never poisons the model",
+          "[app][errors][nonfinite]") {
+  TempDir dir;
+  const std::string model = dir.File("m.rff");
+  const std::string csv = SmoothCsv(30) + "1.5e308,2,3\n1,2,1e300\n" + SmoothCsv(30);
+  for (const std::string block : {"1", "8"}) {
+    INFO("--block=" << block);
+    const RunResult result =
+        RunApp("learn --predictions=- --features=32 --block=" + block + " --save=" + model, csv);
+    CHECK(result.exit_code == 0);
+    CHECK(result.err.find("line 31: a number is too large for the model") != std::string::npos);
+    CHECK(result.err.find("line 32: a number is too large for the model") != std::string::npos);
+    CHECK(result.err.find("60 learned, 0 predicted only, 2 rejected") != std::string::npos);
+    const std::vector<std::string> lines = Lines(result.out);
+    REQUIRE(lines.size() == 62);
+    CHECK(lines[30].empty());
+    CHECK(lines[31].empty());
+    for (size_t i = 32; i < lines.size(); ++i) CHECK(std::isfinite(std::stod(lines[i])));
+    const RunResult exported = RunApp("export --load=" + model, "");
+    CHECK(exported.exit_code == 0);
+    CHECK(exported.out.find("nan") == std::string::npos);
+    CHECK(exported.out.find("inf") == std::string::npos);
+  }
+  // In the standardization window: that line is named, the rest learned.
+  const RunResult window = RunApp("learn --standardize=10 --features=16",
+                                  SmoothCsv(4) + "1e160,0,1\n" + SmoothCsv(20));
+  CHECK(window.exit_code == 0);
+  CHECK(window.err.find("line 5: an input is too large to standardize") != std::string::npos);
+  CHECK(window.err.find("24 learned, 0 predicted only, 1 rejected") != std::string::npos);
+  // float32: a target beyond its range.
+  const RunResult single = RunApp("learn --precision=float32 --features=16", "1,2,3\n1,2,1e39\n1,2,3\n");
+  CHECK(single.err.find("line 2: a number is too large for the model") != std::string::npos);
+  CHECK(single.err.find("2 learned, 0 predicted only, 1 rejected") != std::string::npos);
+}
+
+TEST_CASE("A checkpoint that cannot be written is refused before learning", "[app][checkpoint][errors]") {
+  TempDir dir;
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult missing =
+      RunApp("learn --save_every=1 --save=" + dir.File("missing/m.rff"), SmoothCsv(9000));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err == "rffstream learn: --save: cannot save checkpoint into directory " +
+                           dir.File("missing") + ": No such file or directory\n");
+  const RunResult device = RunApp("learn --save=/dev/null", SmoothCsv(10));
+  CHECK(device.exit_code == 2);
+  CHECK(device.err.find("/dev/null: it exists and is not a regular file") != std::string::npos);
+  CHECK(std::filesystem::is_character_file("/dev/null"));
+}
+
+TEST_CASE("Input a new user meets on day one gets a helpful message", "[app][errors][formats]") {
+  SECTION("a UTF-8 byte order mark") {
+    const RunResult result = RunApp("learn --header --target=c --quiet", "\xEF\xBB\xBF" "a,b,c\n1,2,3\n");
+    CHECK(result.exit_code == 0);
+  }
+  SECTION("a tab-separated file") {
+    const RunResult result = RunApp("learn", "1\t2\t3\n");
+    CHECK(result.exit_code == 3);
+    CHECK(result.err.find("need at least 2 columns (inputs and a target), got 1 with delimiter ','; "
+                          "the line has 'tab' characters: try --delimiter=tab (or --format=dense)") !=
+          std::string::npos);
+  }
+  SECTION("a semicolon-separated file") {
+    CHECK(RunApp("learn", "1;2;3\n").err.find("try --delimiter=';'") != std::string::npos);
+  }
+  SECTION("a target name not in the header") {
+    const RunResult result = RunApp("learn --header --target=price", "a,b,medv\n1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("--target=price: no such column; the header has a, b, medv") !=
+          std::string::npos);
+  }
+  SECTION("--ignore names itself") {
+    const RunResult result = RunApp("learn --header --ignore=foo", "a,b,c\n1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("--ignore=foo: no such column") != std::string::npos);
+  }
+  SECTION("duplicate column names") {
+    const RunResult warned = RunApp("learn --header --quiet", "a,a,y\n1,2,3\n");
+    CHECK(warned.exit_code == 0);
+    CHECK(warned.err.find("warning: the header names more than one column 'a'") != std::string::npos);
+    const RunResult ambiguous = RunApp("learn --header --target=a", "a,a,y\n1,2,3\n");
+    CHECK(ambiguous.exit_code == 2);
+    CHECK(ambiguous.err.find("the header names more than one column 'a'; give the column's 0-based "
+                             "index instead") != std::string::npos);
+  }
+}
+
+TEST_CASE("Closed pipes end quietly; a full disk is named", "[app][errors][pipes]") {
+  TempDir dir;
+  const std::string app = RFFSTREAM_APP_PATH;
+  const std::string err = dir.File("err");
+  const std::string model = dir.File("m.rff");
+  const std::string command = app + " generate --samples=200000 | " + app +
+                              " learn --features=16 --predictions=- --save=" + model +
+                              " 2> " + err + " | head -n 1 > /dev/null; echo ${PIPESTATUS[1]} > " +
+                              dir.File("status");
+  REQUIRE(std::system(("bash -c '" + command + "'").c_str()) == 0);
+  CHECK(rffstream::testing::ReadText(dir.File("status")) == "0\n");
+  CHECK(rffstream::testing::ReadText(err).find("Broken pipe") == std::string::npos);
+  CHECK(std::filesystem::exists(model));  // still saved what it learned
+  REQUIRE(std::system((app + " generate --samples=1000 > /dev/full 2> " + err).c_str()) != 0);
+  CHECK(rffstream::testing::ReadText(err) ==
+        "rffstream generate: cannot write to standard output: No space left on device\n");
+}
+
+}  // namespace hardening
 
 }  // namespace

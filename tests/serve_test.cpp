@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -32,10 +34,16 @@ using rffstream::testing::TempDir;
 class ServerProcess {
  public:
   // Starts `rffstream serve` with `arguments` plus a port file, and waits
-  // until it listens.
-  ServerProcess(const TempDir& dir, std::vector<std::string> arguments, bool unix_socket = false)
+  // until it listens. `open_files`, when positive, is its `ulimit -n` (soft
+  // and hard).
+  ServerProcess(const TempDir& dir, std::vector<std::string> arguments, bool unix_socket = false,
+                int open_files = 0)
       : port_file_(dir.File("port")), log_(dir.File("server.log")) {
     std::vector<std::string> argv = {RFFSTREAM_APP_PATH, "serve", "--port_file=" + port_file_};
+    if (open_files > 0) {
+      argv.insert(argv.begin(), {"/bin/sh", "-c",
+                                 "ulimit -n " + std::to_string(open_files) + " && exec \"$0\" \"$@\""});
+    }
     if (!unix_socket) argv.push_back("--listen=127.0.0.1:0");
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     pid_ = rffstream::testing::Spawn(std::move(argv), log_);
@@ -58,6 +66,28 @@ class ServerProcess {
   int port() const { return port_; }
   std::string Log() const { return rffstream::testing::ReadText(log_); }
 
+  // A field of /proc/PID/status, in kB ("VmRSS"), or -1.
+  long StatusKilobytes(const std::string& field) const {
+    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
+    }
+    return -1;
+  }
+
+  // User plus system CPU time so far, in clock ticks (/proc/PID/stat).
+  long CpuTicks() const {
+    std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    long ticks = 0;
+    for (int index = 3; fields >> field && index <= 15; ++index) {
+      if (index >= 14) ticks += std::stol(field);  // utime, stime
+    }
+    return ticks;
+  }
+
   // Sends SIGTERM and returns the exit code (-1 if it did not exit in 10 s).
   int Terminate() {
     ::kill(pid_, SIGTERM);
@@ -75,6 +105,7 @@ class Client {
  public:
   explicit Client(int port) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    port_ = port;
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
@@ -104,6 +135,24 @@ class Client {
       REQUIRE(n > 0);
       sent += static_cast<size_t>(n);
     }
+  }
+
+  // Sends as much of `text` as the socket takes within `patience` without
+  // ever reading: the bytes sent.
+  size_t SendWithoutReading(const std::string& text, std::chrono::milliseconds patience) {
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+    size_t sent = 0;
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    while (sent < text.size() && std::chrono::steady_clock::now() < deadline) {
+      const ssize_t n = ::send(fd_, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+      if (n > 0) {
+        sent += static_cast<size_t>(n);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+    return sent;
   }
 
   // The next line, or nullopt at end of stream or timeout.
@@ -139,6 +188,7 @@ class Client {
   }
 
   int fd_ = -1;
+  int port_ = -1;
   std::string buffer_;
 };
 
@@ -340,6 +390,152 @@ TEST_CASE("serve rejects a bad listen address", "[serve][errors]") {
                               " serve --listen=localhost:80 2> /dev/null";
   const int status = std::system(command.c_str());
   CHECK(WEXITSTATUS(status) == 2);
+}
+
+TEST_CASE("A client that sends without reading cannot grow the server", "[serve][errors][hostile]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16"});
+  Client client(server.port());
+  std::string flood;
+  for (int i = 0; i < 4'000'000; ++i) flood += "!stats\n";  // 28 MB of requests
+  const size_t sent = client.SendWithoutReading(flood, std::chrono::seconds(3));
+  INFO("sent " << sent << " bytes without reading");
+  // Backpressure: the server stopped reading this client after 1 MiB of
+  // unsent answers, so the socket buffers filled and the client was blocked.
+  CHECK(sent < flood.size());
+  const long rss = server.StatusKilobytes("VmRSS");
+  INFO("server RSS " << rss << " kB");
+  CHECK(rss > 0);
+  CHECK(rss < 48 * 1024);
+  // Reading again, the client gets an answer to every line it sent, and the
+  // server serves others meanwhile.
+  Client other(server.port());
+  other.Send("!ping\n");
+  CHECK(other.ReadLine() == std::optional<std::string>("pong"));
+  const size_t requests = sent / 7;
+  size_t answered = 0;
+  while (answered < requests) {
+    std::optional<std::string> line = client.ReadLine();
+    if (!line || line->rfind("samples 0 ", 0) != 0) break;
+    ++answered;
+  }
+  CHECK(answered == requests);
+  CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("Out of descriptors, serve pauses accepting without spinning", "[serve][errors][hostile]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16", "--max_connections=1000"}, false, /*open_files=*/40);
+  std::vector<std::unique_ptr<Client>> clients;
+  for (int i = 0; i < 60; ++i) clients.push_back(std::make_unique<Client>(server.port()));
+  const long ticks_before = server.CpuTicks();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  const long ticks = server.CpuTicks() - ticks_before;
+  INFO("CPU ticks over 3 s: " << ticks);
+  CHECK(ticks < 30);  // 0.3 s of CPU at 100 ticks/s; a spinning loop takes ~300
+  // A closed connection frees a descriptor: a waiting client is then served.
+  for (int i = 0; i < 30; ++i) clients[i]->Close();
+  clients.back()->Send("!ping\n");
+  CHECK(clients.back()->ReadLine() == std::optional<std::string>("pong"));
+  CHECK(server.Terminate() == 0);
+  const std::string log = server.Log();
+  INFO(log);
+  CHECK(log.find("only 40 open files allowed (ulimit -n)") != std::string::npos);
+  CHECK(log.find("cannot accept: Too many open files") != std::string::npos);
+  // At most about one message a second, not one per failed accept.
+  size_t messages = 0;
+  for (size_t at = log.find("cannot accept"); at != std::string::npos;
+       at = log.find("cannot accept", at + 1)) {
+    ++messages;
+  }
+  CHECK(messages <= 6);
+}
+
+TEST_CASE("Error lines escape control bytes and invalid UTF-8", "[serve][errors][hostile]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16"});
+  Client client(server.port());
+  client.Send("1,2,3\n\x1b[2J\xff,2,3\n\xc3\xa9t\xc3\xa9,2,3\n!\x07\n");
+  const std::vector<std::string> lines = client.ReadLines(4);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[1] == "error: field 1: '\\x1B[2J\\xFF' is not a number");
+  CHECK(lines[2] == "error: field 1: '\xc3\xa9t\xc3\xa9' is not a number");  // valid UTF-8 stays
+  CHECK(lines[3] == "error: unknown command '!\\x07' (commands: !ping, !stats, !save)");
+  CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("A number too large for the model is an error line and is not learned",
+          "[serve][errors][nonfinite]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16"});
+  Client client(server.port());
+  client.Send("1,2,3\n1.5e308,2,3\n1,2,1e300\n0.5,0.25,\n!stats\n");
+  const std::vector<std::string> lines = client.ReadLines(5);
+  REQUIRE(lines.size() == 5);
+  const std::string refused =
+      "error: a number is too large for the model (its features, prediction or update would "
+      "not be finite)";
+  CHECK(lines[1] == refused);
+  CHECK(lines[2] == refused);
+  CHECK(IsNumber(lines[3]));
+  CHECK(lines[4].rfind("samples 1 mse ", 0) == 0);
+  CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("A first line wider than --max_inputs is refused; the next one starts the model",
+          "[serve][errors][hostile]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16", "--max_inputs=100"});
+  Client client(server.port());
+  std::string wide;
+  for (int i = 0; i < 256; ++i) wide += "1,";
+  client.Send(wide + "2\n1,2,3\n4,5,6\n");
+  const std::vector<std::string> lines = client.ReadLines(3);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "error: 257 columns: more inputs than --max_inputs=100 (raise --max_inputs to allow it)");
+  CHECK(lines[1] == "0");
+  CHECK(IsNumber(lines[2]));
+  CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("serve --load of a classifier answers classes without its flags", "[serve][checkpoint]") {
+  TempDir dir;
+  const std::string model = dir.File("classes.rff");
+  {
+    ServerProcess learner(dir, {"--features=32", "--classes=3", "--save=" + model});
+    Client client(learner.port());
+    std::string lines;
+    for (int t = 0; t < 300; ++t) {
+      const int label = t % 3;
+      lines += std::to_string(label + 0.1 * std::sin(t)) + "," + std::to_string(std::cos(t)) + "," +
+               std::to_string(label) + "\n";
+    }
+    client.Send(lines + "!stats\n");
+    const std::vector<std::string> answers = client.ReadLines(301);
+    REQUIRE(answers.size() == 301);
+    CHECK(answers[299].size() == 1);  // a class, 0 to 2
+    CHECK(answers[300].rfind("samples 300 accuracy ", 0) == 0);
+    CHECK(learner.Terminate() == 0);
+  }
+  TempDir second;  // a port file of its own
+  ServerProcess server(second, {"--load=" + model});
+  Client client(server.port());
+  client.Send("2.05,0.3,\n0.02,0.1,0\n1,1,7\n!stats\n");
+  const std::vector<std::string> lines = client.ReadLines(4);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "2");
+  CHECK(lines[1] == "0");
+  CHECK(lines[2] == "error: class label 7 is not an integer in [0, 3) (--classes)");
+  CHECK(lines[3].rfind("samples 301 accuracy ", 0) == 0);
+  CHECK(server.Terminate() == 0);
+  // A contradicting flag is refused by name.
+  TempDir other;
+  std::vector<std::string> argv = {RFFSTREAM_APP_PATH, "serve", "--load=" + model, "--classes=4",
+                                   "--listen=127.0.0.1:0"};
+  pid_t pid = rffstream::testing::Spawn(argv, other.File("log"));
+  CHECK(rffstream::testing::WaitForExit(pid, std::chrono::seconds(10)) == 2);
+  CHECK(rffstream::testing::ReadText(other.File("log")).find("--classes=4 (the model has 3 classes)") !=
+        std::string::npos);
 }
 
 }  // namespace

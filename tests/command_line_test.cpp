@@ -1,0 +1,83 @@
+// The app's command line as a user meets it: --help, --version, misspelled
+// flags and bad values (the built binary, run by the shell).
+#include "command_line.h"
+
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/child_process.h"
+#include "tests/temp_dir.h"
+
+namespace {
+
+using rffstream::testing::TempDir;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+RunResult Run(const std::string& arguments) {
+  TempDir dir;
+  const std::string out = dir.File("out"), err = dir.File("err");
+  const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " " + arguments +
+                                  " < /dev/null > " + out + " 2> " + err)
+                                     .c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, rffstream::testing::ReadText(out),
+          rffstream::testing::ReadText(err)};
+}
+
+TEST_CASE("--help prints every flag to standard output and exits 0", "[command_line]") {
+  for (const char* help : {"--help", "learn --help", "-h", "--helpfull"}) {
+    INFO(help);
+    const RunResult result = Run(help);
+    CHECK(result.exit_code == 0);
+    CHECK(result.err.empty());
+    CHECK(result.out.find("usage: rffstream COMMAND") != std::string::npos);
+    CHECK(result.out.find("--save_every") != std::string::npos);
+    CHECK(result.out.find("laplacian") != std::string::npos);  // every kernel, not only gaussian
+    CHECK(result.out.find("Flags from") == std::string::npos);  // no build paths
+    CHECK(result.out.find(".cpp") == std::string::npos);
+  }
+}
+
+TEST_CASE("--version names the version and the build", "[command_line]") {
+  const RunResult result = Run("--version");
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.rfind("rffstream 0.", 0) == 0);
+#ifdef NDEBUG
+  CHECK(result.out.find("release build") != std::string::npos);
+#endif
+  CHECK(result.out.find("NDEBUG") == std::string::npos);
+}
+
+TEST_CASE("A misspelled flag exits 2 with the closest name", "[command_line][errors]") {
+  const RunResult result = Run("learn --featurs=64");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err == "rffstream: unknown flag --featurs; did you mean --features? (rffstream "
+                      "--help lists the flags)\n");
+  CHECK(Run("learn --zzzzzzzzzzzz").err.find("did you mean") == std::string::npos);
+  const RunResult bad_value = Run("learn --features=many");
+  CHECK(bad_value.exit_code == 2);
+  CHECK(bad_value.err.find("rffstream: --features=many: ") == 0);
+}
+
+TEST_CASE("Flag names may be written with dashes", "[command_line]") {
+  const std::vector<std::string> arguments = rffstream::app::NormalizeFlagNames(
+      6, std::vector<char*>{const_cast<char*>("rffstream"), const_cast<char*>("learn"),
+                            const_cast<char*>("--save-every=10"), const_cast<char*>("--max-line-bytes"),
+                            const_cast<char*>("a-b"), const_cast<char*>("--predictions=-")}
+             .data());
+  CHECK(arguments == std::vector<std::string>{"rffstream", "learn", "--save_every=10",
+                                              "--max_line_bytes", "a-b", "--predictions=-"});
+  // End to end: --progress-every is --progress_every.
+  const RunResult result = Run("learn --progress-every=1 --no-intercept --quiet");
+  CHECK(result.exit_code == 0);
+}
+
+}  // namespace
