@@ -32,7 +32,7 @@ RunResult Run(const std::string& arguments) {
           rffstream::testing::ReadText(err)};
 }
 
-TEST_CASE("--help prints every flag to standard output and exits 0", "[command_line]") {
+TEST_CASE("The help flag prints every flag to standard output and exits 0", "[command_line]") {
   for (const char* help : {"--help", "learn --help", "-h", "--helpfull"}) {
     INFO(help);
     const RunResult result = Run(help);
@@ -46,7 +46,7 @@ TEST_CASE("--help prints every flag to standard output and exits 0", "[command_l
   }
 }
 
-TEST_CASE("--version names the version and the build", "[command_line]") {
+TEST_CASE("The version flag names the version and the build", "[command_line]") {
   const RunResult result = Run("--version");
   CHECK(result.exit_code == 0);
   CHECK(result.out.rfind("rffstream 0.", 0) == 0);
