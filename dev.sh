@@ -3,7 +3,8 @@
 # configures, builds, then runs the demo or the test suite.
 #
 #   ./dev.sh demo    generate a Mackey-Glass series and learn it from a pipe
-#   ./dev.sh test    build and run the whole test suite
+#   ./dev.sh test    build and run the whole test suite, then again under
+#                    AddressSanitizer and UBSan
 #   ./dev.sh build   install and build only
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,6 +15,7 @@ cd "$(dirname "$0")"
 readonly PACKAGES=(cmake ninja-build g++ libxsimd-dev libeigen3-dev libbenchmark-dev catch2
                    libabsl-dev libsleef-dev clang libclang-rt-14-dev valgrind)
 readonly BUILD_DIR=build
+readonly SANITIZER_BUILD_DIR=build-asan
 
 install_missing_packages() {
   local missing=()
@@ -44,7 +46,15 @@ case "${1:-}" in
     ;;
   test)
     build
-    cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)"
+    (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)")
+    # The library, the app and the tests again under AddressSanitizer and
+    # UBSan. Left out there: the fuzzers (sanitized already), the package
+    # consumers (nothing to sanitize) and valgrind (which cannot run ASan).
+    cmake -S . -B "$SANITIZER_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DRFFSTREAM_SANITIZE=address,undefined -DRFFSTREAM_BUILD_BENCHMARKS=OFF >/dev/null
+    cmake --build "$SANITIZER_BUILD_DIR" -j "$(nproc)"
+    (cd "$SANITIZER_BUILD_DIR" &&
+      ctest --output-on-failure -j "$(nproc)" --label-exclude "fuzz|package" --exclude-regex no_avx512_cpu)
     ;;
   build)
     build

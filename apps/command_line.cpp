@@ -66,6 +66,24 @@ std::string Topic(const absl::CommandLineFlag& flag) {
   return "every command";
 }
 
+// "--flag value": a known non-boolean flag without "=" takes the next
+// argument as its value, which is then not a flag of its own.
+bool TakesNextArgument(const std::string& argument) {
+  const std::string_view name = FlagName(argument);
+  if (name.empty() || argument.find('=') != std::string::npos) return false;
+  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(std::string(name));
+  return flag != nullptr && !flag->IsOfType<bool>();
+}
+
+// Abseil's own flags that bring more flags (a file of them, the
+// environment) or excuse unknown ones: with these, Abseil checks alone.
+bool UsesAbseilFlagSources(const std::vector<std::string>& arguments) {
+  return std::any_of(arguments.begin() + 1, arguments.end(), [](const std::string& argument) {
+    const std::string_view name = FlagName(argument);
+    return name == "flagfile" || name == "fromenv" || name == "tryfromenv" || name == "undefok";
+  });
+}
+
 std::set<std::string, std::less<>>& GivenFlags() {
   static std::set<std::string, std::less<>> given;
   return given;
@@ -77,6 +95,7 @@ void RecordGivenFlags(const std::vector<std::string>& arguments) {
   for (std::size_t i = 1; i < arguments.size() && arguments[i] != "--"; ++i) {
     std::string name(FlagName(arguments[i]));
     if (name.empty()) continue;
+    if (TakesNextArgument(arguments[i])) ++i;
     // --noflag names the boolean --flag.
     if (name.rfind("no", 0) == 0 && absl::FindCommandLineFlag(name) == nullptr) name.erase(0, 2);
     GivenFlags().insert(std::move(name));
@@ -88,11 +107,14 @@ bool WasGivenOnCommandLine(std::string_view name) { return GivenFlags().count(na
 std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
   std::vector<std::string> arguments;
   bool after_separator = false;
+  bool is_value = false;  // the value of the flag before, as in "--input -my-data.csv"
   for (int i = 0; i < argc; ++i) {
     std::string argument = argv[i];
     if (argument == "--") after_separator = true;
     const std::string_view name = FlagName(argument);
-    if (i > 0 && !after_separator && !name.empty()) {
+    const bool normalize = i > 0 && !after_separator && !is_value && !name.empty();
+    is_value = false;
+    if (normalize) {
       const std::size_t start = static_cast<std::size_t>(name.data() - argument.data());
       const std::size_t length = name.size();
       std::replace(argument.begin() + start, argument.begin() + start + length, '-', '_');
@@ -102,6 +124,7 @@ std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
         const absl::CommandLineFlag* negated = absl::FindCommandLineFlag(spelled.substr(3));
         if (negated != nullptr && negated->IsOfType<bool>()) argument.erase(start + 2, 1);
       }
+      is_value = TakesNextArgument(argument);
     }
     arguments.push_back(std::move(argument));
   }
@@ -109,6 +132,7 @@ std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
 }
 
 std::optional<std::string> CommandLineError(const std::vector<std::string>& arguments) {
+  if (UsesAbseilFlagSources(arguments)) return std::nullopt;
   const std::map<std::string, const absl::CommandLineFlag*> app_flags = AppFlags();
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     if (arguments[i] == "--") break;

@@ -188,7 +188,8 @@ class LearnRun {
       }
       parse_ahead_ = nullptr;
     }
-    if (!reader.status().ok()) {
+    // (A reader stopped because the output's reader went away is no error.)
+    if (!reader.status().ok() && !writer_.reader_gone()) {
       std::fprintf(log_, "rffstream: %s: %s\n", input_name_.c_str(),
                    std::string(reader.status().message()).c_str());
       return kExitIoError;
@@ -229,9 +230,7 @@ class LearnRun {
 
   std::optional<int> ReadHeader(const LineReader::Line& line) {
     if (line.too_long) return std::nullopt;
-    header_ = SplitCsvHeader(line.text, learner_.has_value() && task_.format != InputFormat::kCsv
-                                            ? CsvLineParser::kWhitespace
-                                            : InputDelimiter());
+    header_ = SplitCsvHeader(line.text, learner_.has_value() ? FieldDelimiter() : InputDelimiter());
     if (learner_.has_value()) {
       if (absl::Status matches = CheckHeaderMatchesTask(header_, task_); !matches.ok()) {
         std::fprintf(log_, "rffstream: %s: line 1: %s\n", input_name_.c_str(),
@@ -568,12 +567,15 @@ class LearnRun {
     const std::size_t labels = static_cast<std::size_t>(task_.num_targets());
     block_priors_.resize(block_targets_.size());
     learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
+    // Every line of the block was learned or refused: all get their output
+    // line, even when --strict stops the run at a refused one.
     std::optional<int> exit_code;
-    for (std::size_t s = 0; s < block_line_numbers_.size() && !exit_code.has_value(); ++s) {
+    for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
       const std::span<const Real> priors =
           std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
       if (!AllFinite<Real>(priors)) {
-        exit_code = ReportBadLine(block_line_numbers_[s], UnlearnableReason());
+        std::optional<int> stop = ReportBadLine(block_line_numbers_[s], UnlearnableReason());
+        if (!exit_code.has_value()) exit_code = stop;
         writer_.WriteEmptyLine();
         continue;
       }

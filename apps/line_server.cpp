@@ -38,14 +38,18 @@ struct LineServer::Connection {
   std::string input;           // bytes received, not yet answered
   std::string output;          // responses not yet sent
   std::size_t output_sent = 0;
+  // No more input will be read: the client closed its side, or the server
+  // is stopping and has read all there was. Complete lines still get answers.
+  bool input_done = false;
+  // After the output is sent, close (an over-long line, a send error, idleness).
   bool close_after_flush = false;
-  bool peer_closed = false;
   std::uint32_t interest = EPOLLIN | EPOLLRDHUP;  // the events registered with epoll
   absl::Time last_activity = absl::Now();
 
   std::size_t unsent() const { return output.size() - output_sent; }
   // Backpressure: stop reading and answering until the client reads.
   bool output_full() const { return unsent() >= kMaxUnsentBytes; }
+  bool has_complete_line() const { return input.find('\n') != std::string::npos; }
 };
 
 LineServer::LineServer(int listen_fd, LineServerOptions options, LineHandler handler,
@@ -135,7 +139,11 @@ void LineServer::ResumeAccepting() {
 }
 
 void LineServer::UpdateInterest(Connection& connection) {
-  std::uint32_t interest = connection.output_full() ? 0 : EPOLLIN | EPOLLRDHUP;
+  // Reading stops when the output is full or the connection is closing:
+  // level-triggered events that would only be ignored would spin the loop.
+  const bool reading =
+      !connection.close_after_flush && !connection.input_done && !connection.output_full();
+  std::uint32_t interest = reading ? EPOLLIN | EPOLLRDHUP : 0;
   if (connection.unsent() > 0) interest |= EPOLLOUT;
   if (interest == connection.interest) return;
   epoll_event event{};
@@ -162,7 +170,12 @@ void LineServer::AnswerLines(Connection& connection) {
     start = newline + 1;
   }
   connection.input.erase(0, start);
-  if (!connection.close_after_flush && connection.input.size() > options_.max_line_bytes) {
+  // The unfinished line after the complete ones held back by backpressure.
+  const std::size_t last_newline = connection.input.rfind('\n');
+  const std::size_t unfinished = last_newline == std::string::npos
+                                     ? connection.input.size()
+                                     : connection.input.size() - last_newline - 1;
+  if (!connection.close_after_flush && unfinished > options_.max_line_bytes) {
     absl::StrAppend(&connection.output, "error: line longer than ", options_.max_line_bytes,
                     " bytes\n");
     connection.close_after_flush = true;
@@ -174,8 +187,8 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
   char buffer[kReadChunk];
   // One chunk per event keeps busy connections from starving the others (the
   // level-triggered epoll reports the rest again); a shutdown drains all.
-  for (bool first = true; !connection.close_after_flush && (first || until_drained); first = false) {
-    if (connection.output_full()) break;  // backpressure: the client must read first
+  for (bool first = true; first || until_drained; first = false) {
+    if (connection.close_after_flush || connection.input_done || connection.output_full()) return;
     const ssize_t got = ::recv(connection.fd, buffer, sizeof(buffer), 0);
     if (got > 0) {
       connection.input.append(buffer, static_cast<std::size_t>(got));
@@ -183,17 +196,21 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
       AnswerLines(connection);
       continue;
     }
-    if (got < 0 && errno == EINTR) continue;  // level-triggered: epoll reports it again
-    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-    // End of input (or a reset): a partial last line is dropped, not learned.
-    connection.peer_closed = true;
-    connection.input.clear();
-    connection.close_after_flush = true;
-    break;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (until_drained) connection.input_done = true;  // stopping: all there was is read
+      return;
+    }
+    // End of input (or a reset): a partial last line is dropped, not learned;
+    // the complete lines still held get their answers.
+    const std::size_t last_newline = connection.input.rfind('\n');
+    connection.input.erase(last_newline == std::string::npos ? 0 : last_newline + 1);
+    connection.input_done = true;
+    return;
   }
 }
 
-void LineServer::Flush(Connection& connection) {
+bool LineServer::SendOutput(Connection& connection) {
   while (connection.unsent() > 0) {
     const ssize_t sent = ::send(connection.fd, connection.output.data() + connection.output_sent,
                                 connection.unsent(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -203,11 +220,7 @@ void LineServer::Flush(Connection& connection) {
     }
     if (sent < 0 && errno == EINTR) continue;
     if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-    // The client went away mid-response: drop what it will never read.
-    connection.output.clear();
-    connection.output_sent = 0;
-    connection.close_after_flush = true;
-    break;
+    return false;  // the client went away mid-response
   }
   // Keep only the unsent bytes, so a slow reader's buffer stays bounded.
   if (connection.output_sent == connection.output.size()) {
@@ -217,11 +230,36 @@ void LineServer::Flush(Connection& connection) {
     connection.output.erase(0, connection.output_sent);
     connection.output_sent = 0;
   }
-  if (connection.close_after_flush && connection.output.empty()) {
+  return true;
+}
+
+bool LineServer::Pump(Connection& connection) {
+  while (true) {
+    AnswerLines(connection);
+    if (!SendOutput(connection)) {
+      Close(connection.fd);
+      return false;
+    }
+    // Lines held back by backpressure are answered as soon as the output
+    // has gone, not when the client happens to send more.
+    if (connection.unsent() > 0 || connection.close_after_flush ||
+        !connection.has_complete_line()) {
+      break;
+    }
+  }
+  const bool finished = connection.close_after_flush ||
+                        (connection.input_done && !connection.has_complete_line());
+  if (finished && connection.unsent() == 0) {
     Close(connection.fd);
-    return;
+    return false;
   }
   UpdateInterest(connection);
+  return true;
+}
+
+void LineServer::OnEvent(Connection& connection, std::uint32_t events, bool until_drained) {
+  if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(connection, until_drained);
+  Pump(connection);
 }
 
 void LineServer::Close(int fd) {
@@ -235,14 +273,20 @@ void LineServer::Close(int fd) {
 void LineServer::CloseIdleConnections() {
   if (options_.idle_timeout <= absl::ZeroDuration()) return;
   const absl::Time now = absl::Now();
-  std::vector<Connection*> idle;
+  std::vector<int> idle;
   for (auto& [fd, connection] : connections_) {
-    if (now - connection->last_activity >= options_.idle_timeout) idle.push_back(connection.get());
+    if (now - connection->last_activity >= options_.idle_timeout) idle.push_back(fd);
   }
-  for (Connection* connection : idle) {
-    connection->output += "error: idle timeout\n";
-    connection->close_after_flush = true;
-    Flush(*connection);
+  for (int fd : idle) {
+    Connection& connection = *connections_.at(fd);
+    if (connection.close_after_flush) {
+      Close(fd);  // told, and still not reading its last answers: gone
+      continue;
+    }
+    connection.output += "error: idle timeout\n";
+    connection.close_after_flush = true;
+    connection.last_activity = now;  // a grace period to read it
+    Pump(connection);
   }
 }
 
@@ -281,13 +325,7 @@ absl::Status LineServer::Run(int signal_fd) {
       }
       const auto found = connections_.find(fd);
       if (found == connections_.end()) continue;  // closed earlier in this batch
-      Connection& connection = *found->second;
-      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-        OnReadable(connection, /*until_drained=*/false);
-      } else if (!connection.output_full()) {
-        AnswerLines(connection);  // lines held back while the output was full
-      }
-      Flush(connection);
+      OnEvent(*found->second, events[i].events, /*until_drained=*/false);
     }
     CloseIdleConnections();
     LogCounts(false);
@@ -298,18 +336,13 @@ absl::Status LineServer::Run(int signal_fd) {
   listen_fd_ = -1;
   std::vector<int> open;
   for (auto& [fd, connection] : connections_) open.push_back(fd);
-  for (int fd : open) {
-    Connection& connection = *connections_.at(fd);
-    OnReadable(connection, /*until_drained=*/true);
-    connection.close_after_flush = true;
-    Flush(connection);
-  }
+  for (int fd : open) OnEvent(*connections_.at(fd), EPOLLIN, /*until_drained=*/true);
   const absl::Time deadline = absl::Now() + kDrainTimeout;
   while (!connections_.empty() && absl::Now() < deadline) {
     const int ready = ::epoll_wait(epoll_fd_, events, kMaxEvents, 100);
     for (int i = 0; i < ready; ++i) {
       const auto found = connections_.find(events[i].data.fd);
-      if (found != connections_.end()) Flush(*found->second);
+      if (found != connections_.end()) OnEvent(*found->second, events[i].events, true);
     }
   }
   LogCounts(true);

@@ -61,11 +61,17 @@ class LineServer {
   struct Connection;
 
   void Accept();
+  // Reads what epoll reported on the connection, then answers and sends.
+  void OnEvent(Connection& connection, std::uint32_t events, bool until_drained);
   // Reads one chunk, or everything available when `until_drained`.
   void OnReadable(Connection& connection, bool until_drained);
-  // Answers the complete lines in the read buffer.
+  // Answers the complete lines in the read buffer, while the output has room.
   void AnswerLines(Connection& connection);
-  void Flush(Connection& connection);
+  // Sends what the socket takes; false when the client is gone.
+  bool SendOutput(Connection& connection);
+  // Answers and sends as far as the client reads; closes a finished
+  // connection. False once the connection is closed (and destroyed).
+  bool Pump(Connection& connection);
   // Registers the events the connection's state calls for (backpressure).
   void UpdateInterest(Connection& connection);
   void PauseAccepting(int error);

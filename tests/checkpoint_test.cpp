@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -197,11 +199,20 @@ TEST_CASE("A save killed at any moment leaves a loadable checkpoint", "[checkpoi
     const double prediction = loaded->learner.Predict(Input<double>(3));
     CHECK((prediction == old_prediction || prediction == new_prediction));
   }
-  // The temporaries of killed saves are gone after the next save.
-  REQUIRE(SaveCheckpoint(path, *new_model, metrics).ok());
+  // The temporaries of killed saves are gone after the next save; one just
+  // created (by a save running now) is left alone.
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    CHECK(entry.path().filename().string() == "model.rff");
+    std::filesystem::last_write_time(
+        entry.path(), std::filesystem::file_time_type::clock::now() - std::chrono::seconds(60));
   }
+  std::ofstream(dir.File("model.rff.tmp.young1")) << "being written";
+  REQUIRE(SaveCheckpoint(path, *new_model, metrics).ok());
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    left.push_back(entry.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  CHECK(left == std::vector<std::string>{"model.rff", "model.rff.tmp.young1"});
 }
 
 TEST_CASE("The task and the classification metrics round-trip", "[checkpoint][task]") {
@@ -248,7 +259,7 @@ TEST_CASE("A task that does not fit the model is not saved", "[checkpoint][task]
   CheckpointRecord record{DefaultTask(learner->config()), RegressionMetrics()};
   record.task.num_classes = 5;  // five outputs, the model has one
   CHECK(SaveCheckpoint(dir.File("m.rff"), *learner, record).message() ==
-        dir.File("m.rff") + ": checkpoint: the task has 3 inputs and 5 outputs, the model 3 and 1");
+        dir.File("m.rff") + ": the task has 3 inputs and 5 outputs, the model 3 and 1");
   CHECK_FALSE(std::filesystem::exists(dir.File("m.rff")));
 }
 

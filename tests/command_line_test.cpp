@@ -75,6 +75,10 @@ TEST_CASE("Flag names may be written with dashes", "[command_line]") {
              .data());
   CHECK(arguments == std::vector<std::string>{"rffstream", "learn", "--save_every=10",
                                               "--max_line_bytes", "a-b", "--predictions=-"});
+  // The value of "--flag value" is not a flag, even when it starts with a dash.
+  std::vector<char*> with_value{const_cast<char*>("rffstream"), const_cast<char*>("learn"),
+                                const_cast<char*>("--input"), const_cast<char*>("-my-data.csv")};
+  CHECK(rffstream::app::NormalizeFlagNames(4, with_value.data())[3] == "-my-data.csv");
   // End to end: --progress-every is --progress_every.
   const RunResult result = Run("learn --progress-every=1 --no-intercept --quiet");
   CHECK(result.exit_code == 0);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -67,9 +68,11 @@ class CheckpointAccess {
     // known to be there.
     const std::uint64_t dimension =
         static_cast<std::uint64_t>(features.num_features) + (config->intercept ? 1 : 0);
-    if (reader.remaining() / sizeof(Real) < dimension * (dimension + 1) / 2) {
+    const std::uint64_t outputs = static_cast<std::uint64_t>(config->num_outputs);
+    if (reader.remaining() / sizeof(Real) < dimension * (dimension + 1) / 2 + dimension * outputs) {
       return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", dimension,
-                                              " features need a larger RLS covariance"));
+                                              " features and ", outputs,
+                                              " outputs need a larger RLS state"));
     }
     BasicFeatureMap<Real> map(features, num_frequencies, std::move(projection), std::move(offsets),
                               scale);
@@ -190,7 +193,7 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   for (std::vector<int>* target : {&task.target_columns, &task.ignored_columns}) {
     std::uint64_t count = 0;
     if (status.ok()) status = reader.Read("task column list", count);
-    if (status.ok() && count > columns) {
+    if (status.ok() && (count > columns || count > reader.remaining() / sizeof(std::int32_t))) {
       return absl::DataLossError(absl::StrCat(reader.source(), ": task lists ", count,
                                               " columns of ", columns));
     }
@@ -210,20 +213,15 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   task.format = static_cast<InputFormat>(format);
   task.header = header != 0;
   task.gamma_from_warm_up = gamma_from_warm_up != 0;
-  if (absl::Status valid = task.Validate(); !valid.ok()) {
-    return absl::DataLossError(
-        absl::StrCat(reader.source(), ": ", std::string(valid.message())));
-  }
   return task;
 }
 
 // The task must describe the model's inputs and outputs.
-absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config,
-                                std::string_view source) {
+absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config) {
   if (task.num_inputs() != config.features.input_dimension ||
       task.num_outputs() != config.num_outputs) {
     return absl::InvalidArgumentError(absl::StrCat(
-        std::string(source), ": the task has ", task.num_inputs(), " inputs and ", task.num_outputs(),
+        "the task has ", task.num_inputs(), " inputs and ", task.num_outputs(),
         " outputs, the model ", config.features.input_dimension, " and ", config.num_outputs));
   }
   return absl::OkStatus();
@@ -233,12 +231,11 @@ template <class Real>
 absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& learner,
                                                      const CheckpointRecord& record) {
   if (absl::Status valid = record.task.Validate(); !valid.ok()) return valid;
-  if (absl::Status fits = CheckTaskFitsModel(record.task, learner.config(), "checkpoint");
-      !fits.ok()) {
+  if (absl::Status fits = CheckTaskFitsModel(record.task, learner.config()); !fits.ok()) {
     return fits;
   }
   const int classes = record.classification.num_classes();
-  if (classes != 0 && classes != record.task.num_classes) {
+  if (classes != record.task.num_classes) {
     return absl::InvalidArgumentError(absl::StrCat("checkpoint: classification metrics of ",
                                                    classes, " classes for a task of ",
                                                    record.task.num_classes));
@@ -321,8 +318,11 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   if (!learner.ok()) return learner.status();
   absl::StatusOr<Task> task = ReadTask(reader);
   if (!task.ok()) return task.status();
-  if (absl::Status fits = CheckTaskFitsModel(*task, learner->config(), source); !fits.ok()) {
-    return absl::DataLossError(fits.message());
+  // The fit first: it bounds the field count by the model's own size.
+  absl::Status valid = CheckTaskFitsModel(*task, learner->config());
+  if (valid.ok()) valid = task->Validate();
+  if (!valid.ok()) {
+    return absl::DataLossError(absl::StrCat(source, ": ", std::string(valid.message())));
   }
   RegressionMetrics::State state;
   std::int32_t classes = 0;
@@ -333,16 +333,21 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   if (status.ok()) status = reader.Read("metrics", state.target_mean);
   if (status.ok()) status = reader.Read("metrics", state.target_squared_deviations);
   if (status.ok()) status = reader.Read("classification metrics", classes);
-  if (status.ok() && classes != 0 && classes != task->num_classes) {
+  if (status.ok() && classes != task->num_classes) {
     status = absl::DataLossError(absl::StrCat(source, ": classification metrics of ", classes,
                                               " classes for a task of ", task->num_classes));
   }
   const auto cells = static_cast<std::uint64_t>(classes) * static_cast<std::uint64_t>(classes);
   if (status.ok()) status = reader.ReadArray("confusion counts", cells, confusion);
   if (!status.ok()) return status;
-  if (state.count < 0 || std::any_of(confusion.begin(), confusion.end(),
-                                     [](std::int64_t count) { return count < 0; })) {
-    return absl::DataLossError(absl::StrCat(source, ": negative sample counts in the metrics"));
+  // The counts must be non-negative and their sum must fit.
+  std::int64_t total = 0;
+  const bool counts_valid =
+      state.count >= 0 && std::all_of(confusion.begin(), confusion.end(), [&](std::int64_t count) {
+        return count >= 0 && !__builtin_add_overflow(total, count, &total);
+      });
+  if (!counts_valid) {
+    return absl::DataLossError(absl::StrCat(source, ": impossible sample counts in the metrics"));
   }
   if (reader.remaining() != 0) {
     return absl::DataLossError(
@@ -379,7 +384,9 @@ std::filesystem::path DirectoryOf(const std::string& path) {
 }
 
 // Deletes the temporaries of `name` that earlier saves were killed before
-// renaming: those no save holds locked. Best effort: errors are ignored.
+// renaming: those no save holds locked, and older than a few seconds (a
+// save locks its temporary just after creating it). Best effort: errors are
+// ignored.
 void RemoveStaleTemporaries(const std::filesystem::path& directory, const std::string& name) {
   const std::string prefix = name + kTemporarySuffix;
   constexpr std::size_t kRandomPart = 6;  // mkstemp's XXXXXX
@@ -387,7 +394,9 @@ void RemoveStaleTemporaries(const std::filesystem::path& directory, const std::s
   for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     const std::string file = entry.path().filename().string();
     if (file.size() != prefix.size() + kRandomPart || file.compare(0, prefix.size(), prefix) != 0 ||
-        !entry.is_regular_file(error)) {
+        !entry.is_regular_file(error) ||
+        std::filesystem::file_time_type::clock::now() - entry.last_write_time(error) <
+            std::chrono::seconds(5)) {
       continue;
     }
     const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -455,23 +464,25 @@ absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& l
       (directory / (target.filename().string() + kTemporarySuffix + "XXXXXX")).string();
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return ErrnoError("create a temporary file for checkpoint", path);
-  // Locked while it is written, so that a later save can tell a temporary
-  // left by a killed save (unlocked) from one being written right now.
+  // Locked until renamed, so that a later save can tell a temporary left by
+  // a killed save (unlocked) from one being written right now.
   ::flock(fd, LOCK_EX | LOCK_NB);
   ::fchmod(fd, 0644);  // mkstemp's 0600 would make the checkpoint private by accident
   const bool written = WriteAll(fd, bytes) && ::fsync(fd) == 0;
-  const int write_errno = errno;
-  if (::close(fd) != 0 || !written) {
-    errno = written ? errno : write_errno;
+  if (!written) {
     absl::Status error = ErrnoError("write checkpoint", temporary);
     ::unlink(temporary.c_str());
+    ::close(fd);
     return error;
   }
   if (::rename(temporary.c_str(), path.c_str()) != 0) {
     absl::Status error = ErrnoError("rename the temporary checkpoint onto", path);
     ::unlink(temporary.c_str());
+    ::close(fd);
     return error;
   }
+  // The data were fsync'ed; close's own report (after the rename) changes nothing.
+  ::close(fd);
   // Make the rename itself durable.
   const int directory_fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory_fd < 0) return ErrnoError("open the directory of checkpoint", path);

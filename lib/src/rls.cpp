@@ -170,7 +170,8 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
     Real* error_variance_factors = block_scratch_.data() + static_cast<std::size_t>(d) * k;
     if (RunBlockUpdate(internal::BlockUpdateArguments<Real>{
             covariance_.data(), stride_, d, k, outputs, features.data(), targets.data(),
-            weights_.data(), block_scratch_.data(), priors.data(), error_variance_factors})) {
+            weights_.data(), block_scratch_.data(), priors.data(), error_variance_factors,
+            noise_sums_.data()})) {
       for (int s = 0; s < k; ++s) {
         RecordErrors(targets.data() + static_cast<std::size_t>(s) * outputs,
                      priors.data() + static_cast<std::size_t>(s) * outputs,

@@ -19,6 +19,8 @@
 #error "Eigen was included before block_update_kernel.h: its namespace would not be renamed"
 #endif
 
+#include <cmath>
+
 #define Eigen RFFSTREAM_EIGEN_NAMESPACE
 #include "Eigen/Cholesky"
 #include "Eigen/Core"
@@ -60,14 +62,18 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   // W += U S⁻¹ R;  P -= U S⁻¹ Uᵀ = V Vᵀ with V = U L⁻ᵀ.
   Matrix updated = w;
   updated.noalias() += gains * cholesky.matrixU().solve(whitened);
-  // The squared errors weighted by 1/c feed the noise estimate. (A NaN
-  // anywhere in Z makes the whole factorization, and so all of these, NaN.)
-  const Eigen::Array<Real, Eigen::Dynamic, Eigen::Dynamic> weighted_squares =
-      whitened.array().square();
-  if (!updated.allFinite() || !weighted_squares.allFinite() ||
-      !gains.allFinite() || cholesky.info() != Eigen::Success) {
-    return false;
+  // The squared errors weighted by 1/c feed the noise estimate, as the RLS
+  // adds them. (A NaN anywhere in Z makes the whole factorization NaN.)
+  bool finite = cholesky.info() == Eigen::Success && updated.allFinite() && gains.allFinite();
+  for (int output = 0; output < block.num_outputs && finite; ++output) {
+    Real noise_sum = block.noise_sums[output];
+    for (int s = 0; s < k; ++s) {
+      const Real error = y(s, output) - priors(s, output);
+      noise_sum += error * error / block.error_variance_factors[s];
+    }
+    finite = std::isfinite(noise_sum);
   }
+  if (!finite) return false;
   w = updated;
   const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
   covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});

@@ -48,6 +48,9 @@ struct BlockUpdateArguments {
   Real* scratch;         // dimension · k entries
   Real* priors;          // out: k rows of num_outputs a-priori predictions
   Real* error_variance_factors;  // out: k entries, c_s = 1 + z_sᵀ P_(s-1) z_s
+  // The noise estimate's sums (num_outputs), which will gain Σ_s e_s² / c_s:
+  // a block that would make them overflow is refused too.
+  const Real* noise_sums;
 };
 
 // In place: values[i] = scale·cos(values[i]) (ScaledCos), scale·sin (ScaledSin);
