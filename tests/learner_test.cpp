@@ -284,7 +284,7 @@ TEST_CASE("Learner config validation names the problem", "[learner][errors]") {
   SECTION("ridge") {
     config.ridge = 0;
     CHECK(Learner::Create(config).status().message() ==
-          "learner: ridge must be a positive finite number, got 0");
+          "learner: ridge must be in [1e-12, 1e+12], got 0");
   }
   SECTION("forgetting") {
     config.forgetting = 1.5;

@@ -7,9 +7,11 @@
 namespace rffstream {
 
 absl::Status LearnerConfig::Validate() const {
-  if (!std::isfinite(ridge) || ridge <= 0.0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("learner: ridge must be a positive finite number, got ", ridge));
+  // P starts at I / ridge, in float32 too; the forgetting's refresh is
+  // about D (1 - β) ridge: both must stay normal numbers in either precision.
+  if (!(ridge >= kMinRidge && ridge <= kMaxRidge)) {
+    return absl::InvalidArgumentError(absl::StrCat("learner: ridge must be in [", kMinRidge, ", ",
+                                                   kMaxRidge, "], got ", ridge));
   }
   if (!(forgetting > 0.0 && forgetting <= 1.0)) {
     return absl::InvalidArgumentError(

@@ -21,6 +21,36 @@ Real Dot(std::span<const Real> a, std::span<const Real> b) {
   return internal::DotProduct(a.data(), b.data(), a.size());
 }
 
+// The largest |value|: NaN if any value is NaN (max keeps a NaN it meets
+// first, so NaN is tested for on its own), infinity if any is infinite.
+template <class Real>
+Real MaxAbs(std::span<const Real> values) {
+  Real largest = 0;
+  bool any_nan = false;
+  for (const Real value : values) {
+    largest = std::max(largest, std::abs(value));
+    any_nan |= value != value;
+  }
+  return any_nan ? std::numeric_limits<Real>::quiet_NaN() : largest;
+}
+
+template <class Real>
+bool IsFinite(Real value) {
+  return std::isfinite(value);
+}
+
+// updated = weights + gain · step (in place when they are the same); false
+// if any result is NaN or infinite.
+template <class Real>
+bool UpdateWeights(const Real* weights, const Real* gain, Real step, Real* updated, int count) {
+  int all_finite = 1;  // an integer AND, so that the loop vectorizes (NaN compares false)
+  for (int i = 0; i < count; ++i) {
+    updated[i] = weights[i] + gain[i] * step;
+    all_finite &= std::abs(updated[i]) <= std::numeric_limits<Real>::max();
+  }
+  return all_finite != 0;
+}
+
 // The Woodbury block update of the SIMD kernel in use.
 bool RunBlockUpdate(const internal::BlockUpdateArguments<float>& block) {
   return internal::ActiveSimdKernelTable().block_update_float(block);
@@ -79,30 +109,46 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   pending_refresh_weight_ = 0;
   // A <- β A + z zᵀ. With P the settled matrix: u = P z / β, c = 1 + zᵀu,
   // w += u e / c for each output and P <- P / β - u uᵀ / c (left pending).
-  // u is built in product_ and becomes gain_ only once the sample is accepted.
+  // Everything is computed into scratch (u in product_, the weights in
+  // next_weights_) and kept only if the sample leaves the model finite.
   const Real decay = Real{1} / forgetting_;
   for (int i = 0; i < dimension_; ++i) product_[i] *= decay;
   const std::span<const Real> gain = std::span<const Real>(product_).first(dimension_);
   const Real denominator = 1 + Dot<Real>(z, gain);
-  // A non-finite z, or one so large that u overflows, makes c non-finite;
-  // the new weights go to a second buffer, kept only if all are finite.
-  bool finite = std::isfinite(denominator);
+  // A non-finite z, or one so large that u overflows, makes c non-finite.
+  // c >= 1 while P is positive definite; far below, P has broken down.
+  // |u|² bounds every entry of the pending u uᵀ / c.
+  bool finite = IsFinite(denominator) && denominator >= Real{0.5} && IsFinite(Dot<Real>(gain, gain));
   for (int output = 0; output < num_outputs_ && finite; ++output) {
     priors[output] = Predict(z, output);
     const Real error = targets[output] - priors[output];
     const Real step = error / denominator;
     const std::size_t offset = static_cast<std::size_t>(output) * dimension_;
-    const Real* w = weights_.data() + offset;
-    Real* updated = next_weights_.data() + offset;
-    int all_finite = 1;  // an integer AND, so that the loop vectorizes (NaN compares false)
-    for (int i = 0; i < dimension_; ++i) {
-      updated[i] = w[i] + gain[i] * step;
-      all_finite &= std::abs(updated[i]) <= std::numeric_limits<Real>::max();
+    finite = UpdateWeights(weights_.data() + offset, gain.data(), step,
+                           next_weights_.data() + offset, dimension_) &&
+             IsFinite(noise_sums_[output] + error * error / denominator);
+  }
+  Real refresh_denominator = 1;
+  if (finite && forgetting_ != Real{1}) {
+    // A += α e_i e_iᵀ: the gain is g = α P' e_i with P' = P / β - u uᵀ / c,
+    // and b is unchanged, so w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
+    const int i = next_refreshed_coordinate_;
+    const Real u_i_over_c = gain[i] * (Real{1} / denominator);
+    for (int j = 0; j < dimension_; ++j) {
+      refresh_gain_[j] = refresh_strength_ * (decay * Stored(i, j) - gain[j] * u_i_over_c);
     }
-    finite = all_finite != 0 && std::isfinite(noise_sums_[output] + error * error / denominator);
+    refresh_denominator = 1 + refresh_gain_[i];
+    const std::span<const Real> refresh = std::span<const Real>(refresh_gain_).first(dimension_);
+    finite = refresh_denominator >= Real{0.5} && IsFinite(Dot<Real>(refresh, refresh));
+    for (int output = 0; output < num_outputs_ && finite; ++output) {
+      Real* w = next_weights_.data() + static_cast<std::size_t>(output) * dimension_;
+      finite = UpdateWeights(w, refresh_gain_.data(), -(w[i] / refresh_denominator), w, dimension_);
+    }
   }
   if (!finite) {
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
+    // Nothing pending uses it, but it is saved and read: keep it finite.
+    std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
     return false;
   }
   gain_.swap(product_);
@@ -111,21 +157,7 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   pending_scale_ = decay;
   pending_gain_weight_ = Real{1} / denominator;
   if (forgetting_ == Real{1}) return true;
-
-  // A += α e_i e_iᵀ: the gain is g = α P' e_i with P' = P / β - u uᵀ / c, and
-  // b is unchanged, so w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
-  const int i = next_refreshed_coordinate_;
-  next_refreshed_coordinate_ = (i + 1) % dimension_;
-  const Real u_i_over_c = gain_[i] * pending_gain_weight_;
-  for (int j = 0; j < dimension_; ++j) {
-    refresh_gain_[j] = refresh_strength_ * (decay * Stored(i, j) - gain_[j] * u_i_over_c);
-  }
-  const Real refresh_denominator = 1 + refresh_gain_[i];
-  for (int output = 0; output < num_outputs_; ++output) {
-    Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
-    const Real step = w[i] / refresh_denominator;
-    for (int j = 0; j < dimension_; ++j) w[j] -= refresh_gain_[j] * step;
-  }
+  next_refreshed_coordinate_ = (next_refreshed_coordinate_ + 1) % dimension_;
   pending_refresh_weight_ = Real{1} / (refresh_strength_ * refresh_denominator);
   return true;
 }
@@ -266,6 +298,25 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
   if (bottom_up > 1) {
     return absl::DataLossError(
         absl::StrCat(reader.source(), ": RLS pass direction ", static_cast<int>(bottom_up), " is not 0 or 1"));
+  }
+  // What learning can leave behind, and no more: settling the pending terms
+  // must not overflow, or the next sample would make P non-finite.
+  const Real largest_stored = MaxAbs<Real>(triangle);
+  const Real largest_gain = MaxAbs<Real>(gain_);
+  const Real largest_refresh = MaxAbs<Real>(refresh_gain_);
+  const bool pending_valid =
+      (pending_scale_ == Real{1} || pending_scale_ == Real{1} / forgetting_) &&
+      pending_gain_weight_ >= 0 && pending_gain_weight_ <= 2 && pending_refresh_weight_ >= 0 &&
+      (refresh_strength_ > 0 ? pending_refresh_weight_ <= 2 / refresh_strength_
+                             : pending_refresh_weight_ == 0) &&
+      IsFinite(pending_scale_ * largest_stored + pending_gain_weight_ * largest_gain * largest_gain +
+               pending_refresh_weight_ * largest_refresh * largest_refresh);
+  const bool noise_valid =
+      noise_weight_ >= 0 && std::all_of(noise_sums_.begin(), noise_sums_.end(),
+                                        [](Real sum) { return sum >= 0; });
+  if (!pending_valid || !noise_valid) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": the RLS state is not one that learning can reach"));
   }
   next_refreshed_coordinate_ = coordinate;
   next_pass_bottom_up_ = bottom_up == 1;

@@ -1,7 +1,7 @@
 // libFuzzer harness for checkpoint loading. Any bytes must load as a model
 // or give an error, never a crash, an out-of-bounds access, undefined
 // behaviour (ASan and UBSan watch) or an allocation the file cannot back. A
-// model that loads must be usable: it predicts and learns finite numbers,
+// model that loads must be usable: it predicts, learns and stays finite,
 // its task's parser reads a line, and it saves and loads again.
 //
 // The CRC-32C at the end would stop almost every mutation at the checksum;
@@ -33,7 +33,9 @@ void Exercise(const std::string& bytes) {
   std::vector<Real> x(static_cast<std::size_t>(learner.input_dimension()), Real{0.5});
   std::vector<Real> targets(static_cast<std::size_t>(learner.config().num_outputs), Real{1});
   std::vector<Real> priors(targets.size());
-  if (!std::isfinite(learner.Predict(x))) __builtin_trap();  // a loaded model is finite
+  // Finite weights may still give an overflowing prediction (the app makes
+  // that line a bad line); learning keeps the model finite, so it saves.
+  (void)learner.Predict(x);
   (void)learner.LearnOutputs(x, targets, priors);
   std::ostringstream out;
   if (!rffstream::WriteCheckpoint(out, learner, loaded->record).ok()) __builtin_trap();

@@ -13,8 +13,10 @@ namespace rffstream {
 struct LearnerConfig {
   FeatureMapConfig features;
   // λ in w = (λ I + Σ z zᵀ)⁻¹ Σ z y. Features have ‖z‖² ≈ 1, so λ is roughly
-  // "how many samples' worth" of pull toward zero weights.
+  // "how many samples' worth" of pull toward zero weights. In [kMinRidge, kMaxRidge].
   double ridge = 1e-2;
+  static constexpr double kMinRidge = 1e-12;
+  static constexpr double kMaxRidge = 1e12;
   // β in (0, 1]: a sample t steps old weighs β^t. 1 = ordinary ridge regression.
   double forgetting = 1.0;
   // Append a constant feature 1 (regularized like the others) to fit an offset.
