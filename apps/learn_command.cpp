@@ -50,6 +50,9 @@ ABSL_FLAG(int, block, 1,
 ABSL_FLAG(bool, variance, false,
           "write a second column: the predictive variance sigma^2 (1 + z'Pz), sigma^2 "
           "estimated online (nan, unknown, until the first sample is learned)");
+ABSL_FLAG(bool, tune_report, false,
+          "with --gamma=auto or --ridge=auto: print the leave-one-out error of every grid point "
+          "the choice was made from");
 ABSL_FLAG(std::string, load, "",
           "start from this checkpoint (model, counters and metrics); model flags that differ "
           "from it are an error");
@@ -121,9 +124,14 @@ class LearnRun {
         quiet_(absl::GetFlag(FLAGS_quiet)),
         strict_(absl::GetFlag(FLAGS_strict)),
         standardize_lines_(absl::GetFlag(FLAGS_standardize)),
-        warm_up_lines_(std::max(standardize_lines_, GammaFromWarmUp() ? kMedianHeuristicMaxRows : 0)),
+        // One window for all: the standardization's, else the default one
+        // when only the settings are chosen.
+        warm_up_lines_(standardize_lines_ > 0 && IsSetByUser(FLAGS_standardize)
+                           ? standardize_lines_
+                           : DefaultWarmUpLines()),
         block_size_(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_block) : 1),
         with_variance_(absl::GetFlag(FLAGS_variance)),
+        tune_report_(absl::GetFlag(FLAGS_tune_report)),
         max_error_messages_(absl::GetFlag(FLAGS_max_error_messages)),
         schedule_(std::move(schedule)),
         progress_(log, absl::GetFlag(FLAGS_progress_every)) {}
@@ -211,6 +219,16 @@ class LearnRun {
   }
 
  private:
+  // Without --standardize: long enough for the automatic settings to see a
+  // few dozen lines of each class (measured on the letters, 26 classes:
+  // accuracy 0.875 after a 256-line window, 0.906 after 2000); standardizes
+  // over it unless --standardize=0.
+  static int DefaultWarmUpLines() {
+    const bool automatic = GammaFromWarmUp() || RidgeFromWarmUp();
+    if (!automatic) return absl::GetFlag(FLAGS_standardize);
+    return std::max(kDefaultWarmUpLines, kWarmUpLinesPerClass * absl::GetFlag(FLAGS_classes));
+  }
+
   // Sets what the model learns; sizes the per-line buffers for it.
   std::optional<int> SetTask(const Task& task) {
     if (with_variance_ && task.num_outputs() > 1) {
@@ -408,6 +426,69 @@ class LearnRun {
     return true;
   }
 
+  // --gamma=auto, --ridge=auto: chosen by exact leave-one-out error on the
+  // labelled lines of the warm-up window. A window that cannot choose
+  // (too short, constant inputs) leaves the documented fallbacks, and says so.
+  void TuneOnWindow(LearnerConfig& config) {
+    std::vector<double> inputs, targets;
+    std::vector<double> encoded(static_cast<std::size_t>(task_.num_outputs()));
+    // Numbers too large to square would spoil every grid point; the model
+    // refuses their lines later anyway.
+    const auto tame = [](const std::vector<double>& values) {
+      return std::all_of(values.begin(), values.end(),
+                         [](double value) { return std::abs(value) < 1e150; });
+    };
+    for (const PendingLine& pending : pending_) {
+      if (pending.rejected || !pending.labelled || !tame(pending.inputs) || !tame(pending.targets)) {
+        continue;
+      }
+      inputs.insert(inputs.end(), pending.inputs.begin(), pending.inputs.end());
+      EncodeTargets<double>(task_, pending.targets, encoded);
+      targets.insert(targets.end(), encoded.begin(), encoded.end());
+    }
+    const TuningRequest request{.tune_gamma = GammaFromWarmUp(),
+                                .tune_ridge = RidgeFromWarmUp(),
+                                .criterion = task_.is_classifier()
+                                                 ? LeaveOneOutCriterion::kMisclassification
+                                                 : LeaveOneOutCriterion::kSquaredError};
+    absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs, targets);
+    if (!tuned.ok()) {
+      std::fprintf(log_, "rffstream: automatic settings: %s; using gamma %.6g, ridge %.6g\n",
+                   std::string(tuned.status().message()).c_str(), config.features.gamma, config.ridge);
+      return;
+    }
+    config.features.gamma = tuned->gamma;
+    config.ridge = tuned->ridge;
+    if (quiet_) return;
+    std::fprintf(log_,
+                 "tuned on the first %d labelled lines by leave-one-out: gamma %.6g, ridge %.6g "
+                 "(leave-one-out %s %.6g; those lines are then predicted with these settings)\n",
+                 tuned->rows, tuned->gamma, tuned->ridge, ErrorName(), ShownError(tuned->error));
+    if (tune_report_) PrintTuningTable(*tuned);
+  }
+
+  // The tuning error as shown: rmse for regression, the error rate of a classifier.
+  const char* ErrorName() const { return task_.is_classifier() ? "error rate" : "rmse"; }
+  double ShownError(double error) const {
+    return task_.is_classifier() ? error : std::sqrt(error);
+  }
+
+  // Every grid point's leave-one-out rmse: gammas down, ridges across.
+  void PrintTuningTable(const TuningResult& tuned) {
+    std::fprintf(log_, "leave-one-out %s (* = chosen)\n%12s", ErrorName(), "gamma \\ ridge");
+    for (double ridge : tuned.ridges) std::fprintf(log_, " %10.3g", ridge);
+    std::fprintf(log_, "\n");
+    for (std::size_t g = 0; g < tuned.gammas.size(); ++g) {
+      std::fprintf(log_, "%12.4g", tuned.gammas[g]);
+      for (std::size_t r = 0; r < tuned.ridges.size(); ++r) {
+        const double error = tuned.errors[g * tuned.ridges.size() + r];
+        const bool chosen = tuned.gammas[g] == tuned.gamma && tuned.ridges[r] == tuned.ridge;
+        std::fprintf(log_, " %9.4g%s", ShownError(error), chosen ? "*" : " ");
+      }
+      std::fprintf(log_, "\n");
+    }
+  }
+
   char FieldDelimiter() const {
     return task_.format == InputFormat::kDense ? CsvLineParser::kWhitespace : task_.delimiter;
   }
@@ -436,21 +517,7 @@ class LearnRun {
       config->features.input_offset = statistics.Means();
       config->features.input_scale = statistics.StandardDeviations();
     }
-    if (GammaFromWarmUp()) {
-      std::vector<double> rows;
-      for (const PendingLine& pending : pending_) {
-        if (!pending.rejected) rows.insert(rows.end(), pending.inputs.begin(), pending.inputs.end());
-      }
-      absl::StatusOr<double> gamma =
-          MedianHeuristicGamma(rows, task_.num_inputs(), config->features.input_offset,
-                               config->features.input_scale);
-      if (!gamma.ok()) {
-        std::fprintf(log_, "rffstream: --gamma=auto: %s\n", std::string(gamma.status().message()).c_str());
-        return kExitBadInput;
-      }
-      config->features.gamma = *gamma;
-      if (!quiet_) std::fprintf(log_, "gamma=auto: %.6g (median heuristic)\n", *gamma);
-    }
+    if (GammaFromWarmUp() || RidgeFromWarmUp()) TuneOnWindow(*config);
     absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
     if (!learner.ok()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(learner.status().message()).c_str());
@@ -627,6 +694,7 @@ class LearnRun {
   const int warm_up_lines_;  // held back before the model exists (standardization, gamma=auto)
   const int block_size_;
   const bool with_variance_;
+  const bool tune_report_;
   const std::int64_t max_error_messages_;
   CheckpointSchedule schedule_;
   std::string input_name_;

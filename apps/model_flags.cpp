@@ -26,14 +26,15 @@ ABSL_FLAG(std::string, sampler, "iid",
 ABSL_FLAG(std::string, lengthscales, "",
           "ARD: one lengthscale per input, comma-separated (each input difference is divided by "
           "its lengthscale; --gamma and --lengthscale are then not used)");
-ABSL_FLAG(std::string, gamma, "",
-          "kernel bandwidth gamma: a number; auto = the median heuristic 1/median |xi-xj|^2 over "
-          "the warm-up window (--standardize lines, at least 200); empty = 1/(2 x number of "
-          "inputs), for standardized inputs gamma times the mean squared distance is then 1. "
-          "Exclusive with --lengthscale");
+ABSL_FLAG(std::string, gamma, "auto",
+          "kernel bandwidth gamma: a number, or auto = chosen on the warm-up window by exact "
+          "leave-one-out error over a grid around the median heuristic (with --ridge=auto, "
+          "jointly). Exclusive with --lengthscale and --lengthscales");
 ABSL_FLAG(double, lengthscale, 0.0,
           "kernel lengthscale l, gamma = 1/(2 l^2); 0 = unset. Exclusive with --gamma");
-ABSL_FLAG(double, ridge, 1e-2, "ridge regularization strength lambda");
+ABSL_FLAG(std::string, ridge, "auto",
+          "ridge regularization strength lambda: a number, or auto = chosen on the warm-up "
+          "window by exact leave-one-out error");
 ABSL_FLAG(double, forget, 1.0,
           "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t");
 ABSL_FLAG(bool, intercept, true, "fit a constant offset as an extra feature");
@@ -52,9 +53,10 @@ ABSL_FLAG(int, classes, 0,
 ABSL_FLAG(int64_t, max_model_memory_mb, 0,
           "refuse a model larger than this many MiB (its estimate is printed); 0 = half of the "
           "physical memory");
-ABSL_FLAG(int, standardize, 0,
+ABSL_FLAG(int, standardize, rffstream::app::kDefaultWarmUpLines,
           "standardize inputs with the mean and standard deviation of the first N lines "
-          "(their predictions are written once the window is full); 0 = off");
+          "(their predictions are written once the window is full; a shorter input uses what it "
+          "has); 0 = off");
 
 namespace rffstream::app {
 
@@ -76,6 +78,22 @@ absl::StatusOr<double> NumericGammaFromFlag() {
     return absl::InvalidArgumentError(absl::StrCat("--gamma=", text, ": expected a number or auto"));
   }
   return gamma;
+}
+
+// --ridge as a number (0 for auto).
+absl::StatusOr<double> NumericRidgeFromFlag() {
+  const std::string text = absl::GetFlag(FLAGS_ridge);
+  double ridge = 0.0;
+  if (text == "auto") return ridge;
+  if (!absl::SimpleAtod(text, &ridge)) {
+    return absl::InvalidArgumentError(absl::StrCat("--ridge=", text, ": expected a number or auto"));
+  }
+  return ridge;
+}
+
+// The bandwidth comes from lengthscales when they are given.
+bool LengthscalesGiven() {
+  return absl::GetFlag(FLAGS_lengthscale) != 0.0 || !absl::GetFlag(FLAGS_lengthscales).empty();
 }
 
 absl::StatusOr<std::vector<double>> LengthscalesFromFlag() {
@@ -135,7 +153,7 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int nu
   absl::StatusOr<double> gamma = NumericGammaFromFlag();
   if (!gamma.ok()) return gamma.status();
   const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
-  if (!gamma_text.empty() && lengthscale != 0.0) {
+  if (IsSetByUser(FLAGS_gamma) && lengthscale != 0.0) {
     return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
   }
   if (lengthscale < 0.0) {
@@ -144,7 +162,7 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int nu
   }
   features.gamma = lengthscale != 0.0 ? GammaFromLengthscale(lengthscale)
                    : *gamma != 0.0    ? *gamma
-                                      : 1.0 / (2.0 * input_dimension);  // auto: replaced later
+                                      : 1.0 / (2.0 * input_dimension);  // auto: tuned later
   features.seed = absl::GetFlag(FLAGS_seed);
   absl::StatusOr<std::vector<double>> lengthscales = LengthscalesFromFlag();
   if (!lengthscales.ok()) return lengthscales.status();
@@ -156,7 +174,9 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int nu
                                                      " values, but the input has ", input_dimension));
     }
   }
-  config.ridge = absl::GetFlag(FLAGS_ridge);
+  absl::StatusOr<double> ridge = NumericRidgeFromFlag();
+  if (!ridge.ok()) return ridge.status();
+  config.ridge = *ridge != 0.0 ? *ridge : kFallbackRidge;  // auto: tuned later
   config.forgetting = absl::GetFlag(FLAGS_forget);
   config.intercept = absl::GetFlag(FLAGS_intercept);
   config.num_outputs = num_outputs;
@@ -200,8 +220,12 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& ta
   conflict(IsSetByUser(FLAGS_lengthscale) &&
                GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
            absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
-  conflict(IsSetByUser(FLAGS_ridge) && absl::GetFlag(FLAGS_ridge) != model.ridge,
-           absl::GetFlagReflectionHandle(FLAGS_ridge), absl::StrCat(model.ridge));
+  const absl::StatusOr<double> ridge = NumericRidgeFromFlag();
+  const bool ridge_agrees = RidgeFromWarmUp() ? task.ridge_from_warm_up
+                                              : ridge.ok() && *ridge == model.ridge;
+  conflict(IsSetByUser(FLAGS_ridge) && !ridge_agrees, absl::GetFlagReflectionHandle(FLAGS_ridge),
+           task.ridge_from_warm_up ? absl::StrCat(model.ridge, ", chosen by --ridge=auto")
+                                   : absl::StrCat(model.ridge));
   conflict(IsSetByUser(FLAGS_forget) && absl::GetFlag(FLAGS_forget) != model.forgetting,
            absl::GetFlagReflectionHandle(FLAGS_forget), absl::StrCat(model.forgetting));
   conflict(IsSetByUser(FLAGS_intercept) && absl::GetFlag(FLAGS_intercept) != model.intercept,
@@ -219,11 +243,13 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& ta
                                                  ": ", absl::StrJoin(conflicts, ", ")));
 }
 
-bool GammaFromWarmUp() { return absl::GetFlag(FLAGS_gamma) == "auto"; }
+bool GammaFromWarmUp() { return absl::GetFlag(FLAGS_gamma) == "auto" && !LengthscalesGiven(); }
+
+bool RidgeFromWarmUp() { return absl::GetFlag(FLAGS_ridge) == "auto"; }
 
 absl::Status ValidateModelFlags() {
-  if (GammaFromWarmUp() && !absl::GetFlag(FLAGS_lengthscales).empty()) {
-    return absl::InvalidArgumentError("--gamma=auto and --lengthscales are exclusive");
+  if (IsSetByUser(FLAGS_gamma) && !absl::GetFlag(FLAGS_lengthscales).empty()) {
+    return absl::InvalidArgumentError("--gamma and --lengthscales are exclusive");
   }
   const std::string precision = absl::GetFlag(FLAGS_precision);
   if (precision != "float32" && precision != "float64") {

@@ -40,8 +40,17 @@ int OutputsFromFlags();
 [[nodiscard]] absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& task,
                                                     const std::string& path);
 
-// --gamma=auto: the caller sets gamma from a warm-up window (MedianHeuristicGamma).
+// --gamma=auto (the default, unless lengthscales are given) and
+// --ridge=auto: the caller chooses them on a warm-up window (TuneOnWarmUp).
 bool GammaFromWarmUp();
+bool RidgeFromWarmUp();
+
+// The warm-up window by default: standardization and tuning; a classifier's
+// is at least this many lines per class.
+inline constexpr int kDefaultWarmUpLines = 256;
+inline constexpr int kWarmUpLinesPerClass = 80;
+// What an automatic ridge falls back to when the window cannot choose.
+inline constexpr double kFallbackRidge = 1e-2;
 
 // Checks the model flags that do not depend on the input.
 [[nodiscard]] absl::Status ValidateModelFlags();

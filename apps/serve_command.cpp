@@ -137,6 +137,11 @@ class ServeModel {
       // --fields fixes the field count, so that a malformed first line cannot.
       absl::StatusOr<Task> task = TaskFromFlags(first_line, {}, 0, fields_);
       if (!task.ok()) return task.status();
+      // No warm-up window here (yet): the automatic settings take their
+      // fallbacks, announced at start, and the model says it was not tuned.
+      task->standardize_lines = 0;
+      task->gamma_from_warm_up = false;
+      task->ridge_from_warm_up = false;
       absl::StatusOr<LearnerConfig> config =
           LearnerConfigFromFlags(task->num_inputs(), task->num_outputs());
       if (!config.ok()) return config.status();
@@ -300,6 +305,14 @@ int RunServeCommand() {
                  "rffstream serve: --max_connections, --max_line_bytes must be positive; "
                  "--idle_timeout, --fields non-negative\n");
     return kExitUsageError;
+  }
+  if (absl::GetFlag(FLAGS_load).empty() &&
+      (GammaFromWarmUp() || RidgeFromWarmUp() || absl::GetFlag(FLAGS_standardize) > 0)) {
+    std::fprintf(stderr,
+                 "rffstream serve: no warm-up window: inputs are not standardized, --gamma=auto is "
+                 "1/(2 x inputs), --ridge=auto is %g (or tune with `rffstream learn` and serve "
+                 "with --load)\n",
+                 kFallbackRidge);
   }
   if (std::optional<std::string> note = FitDescriptorLimit(); note.has_value()) {
     std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());

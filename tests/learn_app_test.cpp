@@ -223,9 +223,12 @@ TEST_CASE("learn --save then --load continues exactly where it stopped", "[app][
     for (int line = 0; line < 200; ++line) position = csv.find('\n', position) + 1;
     return position;
   }();
-  REQUIRE(RunApp("learn --quiet --save=" + model, csv.substr(0, half)).exit_code == 0);
+  // Settings chosen on a warm-up window would differ between 200 and 400
+  // lines: give them.
+  const std::string settings = " --standardize=50 --gamma=0.5 --ridge=0.01";
+  REQUIRE(RunApp("learn --quiet --save=" + model + settings, csv.substr(0, half)).exit_code == 0);
   const RunResult resumed = RunApp("learn --predictions=- --load=" + model, csv.substr(half));
-  const RunResult uninterrupted = RunApp("learn --predictions=- --quiet", csv);
+  const RunResult uninterrupted = RunApp("learn --predictions=- --quiet" + settings, csv);
   REQUIRE(resumed.exit_code == 0);
   const std::vector<std::string> all = Lines(uninterrupted.out);
   CHECK(Lines(resumed.out) == std::vector<std::string>(all.begin() + 200, all.end()));
@@ -244,7 +247,7 @@ TEST_CASE("learn --save_every writes checkpoints during the run", "[app][checkpo
 TEST_CASE("learn --load with conflicting model flags is a usage error", "[app][checkpoint][errors]") {
   TempDir dir;
   const std::string model = (dir.path() / "model.rff").string();
-  REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, SmoothCsv(20)).exit_code == 0);
+  REQUIRE(RunApp("learn --quiet --features=32 --ridge=0.01 --save=" + model, SmoothCsv(20)).exit_code == 0);
   const RunResult result = RunApp("learn --features=64 --ridge=0.5 --load=" + model, SmoothCsv(5));
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("flags conflict with the model loaded from " + model +
@@ -401,7 +404,8 @@ TEST_CASE("learn takes other kernels, ARD lengthscales and gamma=auto", "[app][k
   const RunResult automatic = RunApp("learn --predictions=- --features=32 --gamma=auto", SmoothCsv(300));
   CHECK(automatic.exit_code == 0);
   CHECK(Lines(automatic.out).size() == 300);
-  CHECK(automatic.err.find("gamma=auto: ") != std::string::npos);
+  CHECK(automatic.err.find("tuned on the first 256 labelled lines by leave-one-out: gamma ") !=
+        std::string::npos);
 }
 
 TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
@@ -414,9 +418,15 @@ TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
   const RunResult gamma = RunApp("learn --gamma=wide", "1,2,3\n");
   CHECK(gamma.exit_code == 2);
   CHECK(gamma.err.find("--gamma=wide: expected a number or auto") != std::string::npos);
-  const RunResult too_few = RunApp("learn --gamma=auto", "1,2,3\n");
-  CHECK(too_few.exit_code == 3);
-  CHECK(too_few.err.find("--gamma=auto: median heuristic: needs at least 2 warm-up inputs, got 1") !=
+  // A window too short to choose from falls back to the documented settings, and says so.
+  const RunResult too_few = RunApp("learn --gamma=auto --predictions=-", "1,2,3\n");
+  CHECK(too_few.exit_code == 0);
+  CHECK(too_few.err.find("automatic settings: tuning: needs at least 2 labelled rows, got 1; using "
+                         "gamma 0.25, ridge 0.01") != std::string::npos);
+  CHECK(Lines(too_few.out) == std::vector<std::string>{"0"});
+  const RunResult constant = RunApp("learn --quiet", "1,2,3\n1,2,4\n1,2,5\n");
+  CHECK(constant.exit_code == 0);
+  CHECK(constant.err.find("the median squared distance of the warm-up inputs is zero; using gamma") !=
         std::string::npos);
 }
 
@@ -551,8 +561,9 @@ TEST_CASE("A huge finite number is a bad line and never poisons the model",
   const std::string csv = SmoothCsv(30) + "1.5e308,2,3\n1,2,1e300\n" + SmoothCsv(30);
   for (const std::string block : {"1", "8"}) {
     INFO("--block=" << block);
-    const RunResult result =
-        RunApp("learn --predictions=- --features=32 --block=" + block + " --save=" + model, csv);
+    const RunResult result = RunApp("learn --predictions=- --features=32 --standardize=0 "
+                                    "--gamma=0.3 --ridge=0.01 --block=" + block + " --save=" + model,
+                                    csv);
     CHECK(result.exit_code == 0);
     CHECK(result.err.find("line 31: a number is too large for the model") != std::string::npos);
     CHECK(result.err.find("line 32: a number is too large for the model") != std::string::npos);
@@ -568,13 +579,20 @@ TEST_CASE("A huge finite number is a bad line and never poisons the model",
     CHECK(exported.out.find("inf") == std::string::npos);
   }
   // In the standardization window: that line is named, the rest learned.
-  const RunResult window = RunApp("learn --standardize=10 --features=16",
+  const RunResult window = RunApp("learn --standardize=10 --gamma=0.3 --ridge=0.01 --features=16",
                                   SmoothCsv(4) + "1e160,0,1\n" + SmoothCsv(20));
   CHECK(window.exit_code == 0);
   CHECK(window.err.find("line 5: an input is too large to standardize") != std::string::npos);
   CHECK(window.err.find("24 learned, 0 predicted only, 1 rejected") != std::string::npos);
   // float32: a target beyond its range.
-  const RunResult single = RunApp("learn --precision=float32 --features=16", "1,2,3\n1,2,1e39\n1,2,3\n");
+  const RunResult single = RunApp("learn --precision=float32 --features=16 --standardize=0 "
+                                  "--gamma=0.3 --ridge=0.01", "1,2,3\n1,2,1e39\n1,2,3\n");
+  // With the defaults, the same lines in the warm-up window: left out of the
+  // tuning, refused by the model.
+  const RunResult defaults = RunApp("learn --features=32", csv);
+  CHECK(defaults.err.find("line 31: an input is too large to standardize") != std::string::npos);
+  CHECK(defaults.err.find("line 32: a number is too large for the model") != std::string::npos);
+  CHECK(defaults.err.find("tuned on the first 60 labelled lines") != std::string::npos);
   CHECK(single.err.find("line 2: a number is too large for the model") != std::string::npos);
   CHECK(single.err.find("2 learned, 0 predicted only, 1 rejected") != std::string::npos);
 }

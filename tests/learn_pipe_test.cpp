@@ -101,8 +101,9 @@ bool IsNumber(const std::string& text) {
 }
 
 TEST_CASE("learn answers each line of a live stream before the next one arrives", "[app][pipe]") {
-  // The standardization window (--standardize, default 100 lines) holds the
-  // first predictions back; after it, every line is answered on its own.
+  // The warm-up window (--standardize, default 256 lines; the automatic
+  // settings are chosen on it too) holds the first predictions back; after
+  // it, every line is answered on its own.
   PipedLearn learn({"--predictions=-", "--features=32", "--standardize=10"});
   std::string warm_up;
   for (int t = 0; t < 10; ++t) warm_up += DataLine(t);

@@ -228,7 +228,7 @@ TEST_CASE("serve answers data and control lines, one response each", "[serve]") 
 TEST_CASE("64 concurrent clients x 5000 lines: every line answered in order, one model",
           "[serve][concurrency]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=64", "--ridge=0.01"});
+  ServerProcess server(dir, {"--features=64", "--ridge=0.01", "--gamma=0.25", "--standardize=0"});
   constexpr int kClients = 64, kLines = 5000, kPingEvery = 500;
   std::vector<int> failures(kClients, 0);
   std::vector<std::thread> threads;
@@ -270,7 +270,7 @@ TEST_CASE("64 concurrent clients x 5000 lines: every line answered in order, one
   }
   const std::string predictions = dir.File("predictions");
   const std::string command = std::string(RFFSTREAM_APP_PATH) +
-                              " learn --features=64 --ridge=0.01 --quiet --input=" + stream +
+                              " learn --features=64 --ridge=0.01 --gamma=0.25 --standardize=0 --quiet --input=" + stream +
                               " --predictions=" + predictions;
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream file(predictions);

@@ -22,6 +22,7 @@
 #include "rffstream/json_export.h"
 #include "rffstream/learner.h"
 #include "rffstream/learner_config.h"
+#include "rffstream/leave_one_out.h"
 #include "rffstream/libsvm_line_parser.h"
 #include "rffstream/line_parser.h"
 #include "rffstream/regression_metrics.h"
@@ -29,5 +30,6 @@
 #include "rffstream/simd.h"
 #include "rffstream/task.h"
 #include "rffstream/version.h"
+#include "rffstream/warm_up_tuning.h"
 
 #endif  // RFFSTREAM_RFFSTREAM_H_

@@ -1,0 +1,68 @@
+// File: rffstream/warm_up_tuning.h
+//
+// Automatic bandwidth and ridge from a warm-up window: for a grid of
+// bandwidths around the median heuristic (bandwidth.h), the window is mapped
+// to random features once per bandwidth and the exact leave-one-out error of
+// ridge regression is computed for a whole grid of ridges from one
+// eigendecomposition (leave_one_out.h); the pair with the smallest error
+// wins. Several outputs (targets, or a classifier's one-vs-rest outputs) get
+// one choice for all, by their summed error.
+//
+//   rffstream::TuningRequest request;     // tune both
+//   absl::StatusOr<rffstream::TuningResult> tuned =
+//       rffstream::TuneOnWarmUp(config, request, inputs, targets);
+//   config.features.gamma = tuned->gamma;
+//   config.ridge = tuned->ridge;
+#ifndef RFFSTREAM_WARM_UP_TUNING_H_
+#define RFFSTREAM_WARM_UP_TUNING_H_
+
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rffstream/learner_config.h"
+#include "rffstream/leave_one_out.h"
+
+namespace rffstream {
+
+struct TuningRequest {
+  bool tune_gamma = true;  // else config.features.gamma is kept
+  bool tune_ridge = true;  // else config.ridge is kept
+  // The features used while tuning: the config's, at most this many, and
+  // at most 256 for a window of more than 512 rows. The eigendecomposition
+  // costs O(min(n, D)³) per bandwidth: a short window affords the model's
+  // own features, a long one ranks the grid as well with fewer.
+  int max_tuning_features = 1024;
+  // Squared error for regression; a classifier's one-vs-rest outputs are
+  // better judged by how often the left-out row's class is missed (ties,
+  // frequent on a short window, go to the smaller squared error).
+  LeaveOneOutCriterion criterion = LeaveOneOutCriterion::kSquaredError;
+};
+
+struct TuningResult {
+  double gamma = 0;
+  double ridge = 0;
+  double error = 0;  // the leave-one-out error of the choice (TuningRequest::criterion)
+  // The whole table: errors[g * ridges.size() + r] for gammas[g], ridges[r].
+  std::vector<double> gammas;
+  std::vector<double> ridges;
+  std::vector<double> errors;
+  int rows = 0;
+};
+
+// The bandwidth factors (times the median heuristic) and the ridges tried.
+std::vector<double> TuningGammaFactors();
+std::vector<double> TuningRidges();
+
+// `inputs`: n rows of config.features.input_dimension raw values (the
+// config's standardization, if any, is applied as the learner would);
+// `targets`: n rows of config.num_outputs. Errors: fewer than 2 rows, inputs
+// without spread, non-finite numbers, an invalid config.
+[[nodiscard]] absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config,
+                                                        const TuningRequest& request,
+                                                        std::span<const double> inputs,
+                                                        std::span<const double> targets);
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_WARM_UP_TUNING_H_

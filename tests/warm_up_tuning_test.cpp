@@ -1,0 +1,106 @@
+#include "rffstream/warm_up_tuning.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "rffstream/learner.h"
+
+namespace rffstream {
+namespace {
+
+// A smooth target of 3 inputs on very different scales (a bandwidth that
+// fits one coordinate fits none of the others without standardization).
+struct Window {
+  std::vector<double> inputs;
+  std::vector<double> targets;
+};
+
+Window MakeWindow(int rows, int offset) {
+  Window window;
+  for (int t = offset; t < offset + rows; ++t) {
+    const double a = std::sin(0.37 * t), b = 50 * std::cos(0.11 * t), c = 0.01 * std::sin(0.05 * t);
+    window.inputs.insert(window.inputs.end(), {a, b, c});
+    window.targets.push_back(std::sin(3 * a) + 0.02 * b + 20 * c + 0.05 * std::sin(12.9898 * t));
+  }
+  return window;
+}
+
+LearnerConfig BaseConfig() {
+  LearnerConfig config;
+  config.features.input_dimension = 3;
+  config.features.num_features = 128;
+  config.features.input_offset = {0, 0, 0};
+  config.features.input_scale = {0.7, 35, 0.007};
+  return config;
+}
+
+// The mean squared error on new rows of a learner that learned `train`.
+double HeldOutError(const LearnerConfig& config, const Window& train, const Window& test) {
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  for (std::size_t i = 0; i < train.targets.size(); ++i) {
+    learner->Learn(std::span<const double>(train.inputs).subspan(3 * i, 3), train.targets[i]);
+  }
+  double sum = 0;
+  for (std::size_t i = 0; i < test.targets.size(); ++i) {
+    const double error =
+        learner->Predict(std::span<const double>(test.inputs).subspan(3 * i, 3)) - test.targets[i];
+    sum += error * error;
+  }
+  return sum / static_cast<double>(test.targets.size());
+}
+
+TEST_CASE("Tuning picks the grid point with the least leave-one-out error", "[tuning]") {
+  const Window window = MakeWindow(300, 0);
+  absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(BaseConfig(), {}, window.inputs, window.targets);
+  REQUIRE(tuned.ok());
+  CHECK(tuned->rows == 300);
+  CHECK(tuned->gammas.size() == TuningGammaFactors().size());
+  CHECK(tuned->ridges == TuningRidges());
+  REQUIRE(tuned->errors.size() == tuned->gammas.size() * tuned->ridges.size());
+  CHECK(tuned->error == *std::min_element(tuned->errors.begin(), tuned->errors.end()));
+  // And the choice generalizes: on new rows it beats the untuned defaults
+  // and the far corners of the bandwidth grid.
+  LearnerConfig chosen = BaseConfig();
+  chosen.features.gamma = tuned->gamma;
+  chosen.ridge = tuned->ridge;
+  const Window test = MakeWindow(300, 5000);
+  const double tuned_error = HeldOutError(chosen, window, test);
+  INFO("gamma " << tuned->gamma << ", ridge " << tuned->ridge << ", held-out mse " << tuned_error);
+  CHECK(tuned_error < HeldOutError(BaseConfig(), window, test));
+  for (double gamma : {tuned->gammas.front(), tuned->gammas.back()}) {
+    if (gamma == tuned->gamma) continue;
+    LearnerConfig corner = chosen;
+    corner.features.gamma = gamma;
+    CHECK(tuned_error < HeldOutError(corner, window, test));
+  }
+}
+
+TEST_CASE("Tuning keeps what it is told to keep", "[tuning]") {
+  const Window window = MakeWindow(100, 0);
+  LearnerConfig config = BaseConfig();
+  config.features.gamma = 0.3;
+  absl::StatusOr<TuningResult> ridge_only =
+      TuneOnWarmUp(config, {.tune_gamma = false}, window.inputs, window.targets);
+  REQUIRE(ridge_only.ok());
+  CHECK(ridge_only->gamma == 0.3);
+  CHECK(ridge_only->gammas == std::vector<double>{0.3});
+  absl::StatusOr<TuningResult> gamma_only =
+      TuneOnWarmUp(config, {.tune_ridge = false}, window.inputs, window.targets);
+  REQUIRE(gamma_only.ok());
+  CHECK(gamma_only->ridge == config.ridge);
+}
+
+TEST_CASE("Tuning on a window it cannot use says why", "[tuning][errors]") {
+  const std::vector<double> one_row = {1, 2, 3}, one_target = {1};
+  CHECK(TuneOnWarmUp(BaseConfig(), {}, one_row, one_target).status().message() ==
+        "tuning: needs at least 2 labelled rows, got 1");
+  const std::vector<double> constant = {1, 2, 3, 1, 2, 3}, targets = {1, 2};
+  CHECK(TuneOnWarmUp(BaseConfig(), {}, constant, targets).status().message() ==
+        "median heuristic: the median squared distance of the warm-up inputs is zero");
+}
+
+}  // namespace
+}  // namespace rffstream
