@@ -170,6 +170,7 @@ absl::StatusOr<Task> TaskFromFlags(std::string_view first_line,
   task.standardize_lines = absl::GetFlag(FLAGS_standardize);
   task.gamma_from_warm_up = GammaFromWarmUp();
   task.ridge_from_warm_up = RidgeFromWarmUp();
+  task.kernel_from_warm_up = KernelFromWarmUp();
   const int max_inputs = absl::GetFlag(FLAGS_max_inputs);
   if (task.format == InputFormat::kLibsvm) {
     task.libsvm_dimension = libsvm_dimension > 0 ? libsvm_dimension : absl::GetFlag(FLAGS_dim);

@@ -224,7 +224,7 @@ class LearnRun {
   // accuracy 0.875 after a 256-line window, 0.906 after 2000); standardizes
   // over it unless --standardize=0.
   static int DefaultWarmUpLines() {
-    const bool automatic = GammaFromWarmUp() || RidgeFromWarmUp();
+    const bool automatic = GammaFromWarmUp() || RidgeFromWarmUp() || KernelFromWarmUp();
     if (!automatic) return absl::GetFlag(FLAGS_standardize);
     return std::max(kDefaultWarmUpLines, kWarmUpLinesPerClass * absl::GetFlag(FLAGS_classes));
   }
@@ -448,6 +448,8 @@ class LearnRun {
     }
     const TuningRequest request{.tune_gamma = GammaFromWarmUp(),
                                 .tune_ridge = RidgeFromWarmUp(),
+                                .kernels = KernelFromWarmUp() ? TuningKernels()
+                                                              : std::vector<KernelKind>{},
                                 .criterion = task_.is_classifier()
                                                  ? LeaveOneOutCriterion::kMisclassification
                                                  : LeaveOneOutCriterion::kSquaredError};
@@ -457,13 +459,16 @@ class LearnRun {
                    std::string(tuned.status().message()).c_str(), config.features.gamma, config.ridge);
       return;
     }
+    config.features.kernel = tuned->kernel;
     config.features.gamma = tuned->gamma;
     config.ridge = tuned->ridge;
     if (quiet_) return;
     std::fprintf(log_,
-                 "tuned on the first %d labelled lines by leave-one-out: gamma %.6g, ridge %.6g "
-                 "(leave-one-out %s %.6g; those lines are then predicted with these settings)\n",
-                 tuned->rows, tuned->gamma, tuned->ridge, ErrorName(), ShownError(tuned->error));
+                 "tuned on the first %d labelled lines by leave-one-out: kernel %s, gamma %.6g, "
+                 "ridge %.6g (leave-one-out %s %.6g; those lines are then predicted with these "
+                 "settings)\n",
+                 tuned->rows, std::string(KernelKindName(tuned->kernel)).c_str(), tuned->gamma,
+                 tuned->ridge, ErrorName(), ShownError(tuned->error));
     if (tune_report_) PrintTuningTable(*tuned);
   }
 
@@ -473,19 +478,24 @@ class LearnRun {
     return task_.is_classifier() ? error : std::sqrt(error);
   }
 
-  // Every grid point's leave-one-out rmse: gammas down, ridges across.
+  // Every grid point's leave-one-out error: per kernel, gammas down, ridges across.
   void PrintTuningTable(const TuningResult& tuned) {
-    std::fprintf(log_, "leave-one-out %s (* = chosen)\n%12s", ErrorName(), "gamma \\ ridge");
-    for (double ridge : tuned.ridges) std::fprintf(log_, " %10.3g", ridge);
-    std::fprintf(log_, "\n");
-    for (std::size_t g = 0; g < tuned.gammas.size(); ++g) {
-      std::fprintf(log_, "%12.4g", tuned.gammas[g]);
-      for (std::size_t r = 0; r < tuned.ridges.size(); ++r) {
-        const double error = tuned.errors[g * tuned.ridges.size() + r];
-        const bool chosen = tuned.gammas[g] == tuned.gamma && tuned.ridges[r] == tuned.ridge;
-        std::fprintf(log_, " %9.4g%s", ShownError(error), chosen ? "*" : " ");
-      }
+    const std::size_t ridges = tuned.ridges.size(), gammas = tuned.gammas.size();
+    for (std::size_t k = 0; k < tuned.kernels.size(); ++k) {
+      std::fprintf(log_, "leave-one-out %s, kernel %s (* = chosen)\n%12s", ErrorName(),
+                   std::string(KernelKindName(tuned.kernels[k])).c_str(), "gamma \\ ridge");
+      for (double ridge : tuned.ridges) std::fprintf(log_, " %10.3g", ridge);
       std::fprintf(log_, "\n");
+      for (std::size_t g = 0; g < gammas; ++g) {
+        std::fprintf(log_, "%12.4g", tuned.gammas[g]);
+        for (std::size_t r = 0; r < ridges; ++r) {
+          const double error = tuned.errors[(k * gammas + g) * ridges + r];
+          const bool chosen = tuned.kernels[k] == tuned.kernel && tuned.gammas[g] == tuned.gamma &&
+                              tuned.ridges[r] == tuned.ridge;
+          std::fprintf(log_, " %9.4g%s", ShownError(error), chosen ? "*" : " ");
+        }
+        std::fprintf(log_, "\n");
+      }
     }
   }
 
@@ -517,7 +527,7 @@ class LearnRun {
       config->features.input_offset = statistics.Means();
       config->features.input_scale = statistics.StandardDeviations();
     }
-    if (GammaFromWarmUp() || RidgeFromWarmUp()) TuneOnWindow(*config);
+    if (GammaFromWarmUp() || RidgeFromWarmUp() || KernelFromWarmUp()) TuneOnWindow(*config);
     absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
     if (!learner.ok()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(learner.status().message()).c_str());

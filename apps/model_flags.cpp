@@ -19,7 +19,8 @@ ABSL_FLAG(std::string, map, "phase",
 ABSL_FLAG(std::string, kernel, "gaussian",
           "kernel: gaussian exp(-gamma |x-y|^2), laplacian exp(-gamma |x-y|_1), cauchy "
           "prod 1/(1 + gamma (x_j-y_j)^2), matern12, matern32 or matern52 (Matern nu = 1/2, 3/2, "
-          "5/2 with lengthscale 1/sqrt(2 gamma))");
+          "5/2 with lengthscale 1/sqrt(2 gamma)); auto = the one with the least leave-one-out "
+          "error on the warm-up window, with its gamma and ridge");
 ABSL_FLAG(std::string, sampler, "iid",
           "frequencies: iid, orthogonal (orthogonal random features) or qmc (randomized "
           "quasi-Monte Carlo); the last two for the gaussian kernel, lower variance");
@@ -143,7 +144,9 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int nu
   absl::StatusOr<FeatureMapKind> map = ParseFeatureMapKind(absl::GetFlag(FLAGS_map));
   if (!map.ok()) return map.status();
   features.map = *map;
-  absl::StatusOr<KernelKind> kernel = ParseKernelKind(absl::GetFlag(FLAGS_kernel));
+  // auto: a stand-in until the warm-up window chooses.
+  absl::StatusOr<KernelKind> kernel =
+      KernelFromWarmUp() ? KernelKind::kGaussian : ParseKernelKind(absl::GetFlag(FLAGS_kernel));
   if (!kernel.ok()) return kernel.status();
   features.kernel = *kernel;
   absl::StatusOr<FrequencySampler> sampler = ParseFrequencySampler(absl::GetFlag(FLAGS_sampler));
@@ -199,7 +202,8 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& ta
   conflict(IsSetByUser(FLAGS_map) && absl::GetFlag(FLAGS_map) != FeatureMapKindName(features.map),
            absl::GetFlagReflectionHandle(FLAGS_map), std::string(FeatureMapKindName(features.map)));
   conflict(IsSetByUser(FLAGS_kernel) &&
-               absl::GetFlag(FLAGS_kernel) != KernelKindName(features.kernel),
+               !(KernelFromWarmUp() ? task.kernel_from_warm_up
+                                    : absl::GetFlag(FLAGS_kernel) == KernelKindName(features.kernel)),
            absl::GetFlagReflectionHandle(FLAGS_kernel),
            std::string(KernelKindName(features.kernel)));
   conflict(IsSetByUser(FLAGS_sampler) &&
@@ -247,9 +251,16 @@ bool GammaFromWarmUp() { return absl::GetFlag(FLAGS_gamma) == "auto" && !Lengths
 
 bool RidgeFromWarmUp() { return absl::GetFlag(FLAGS_ridge) == "auto"; }
 
+bool KernelFromWarmUp() { return absl::GetFlag(FLAGS_kernel) == "auto"; }
+
 absl::Status ValidateModelFlags() {
   if (IsSetByUser(FLAGS_gamma) && !absl::GetFlag(FLAGS_lengthscales).empty()) {
     return absl::InvalidArgumentError("--gamma and --lengthscales are exclusive");
+  }
+  if (KernelFromWarmUp() && absl::GetFlag(FLAGS_sampler) != "iid") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--kernel=auto chooses among kernels that only the iid sampler serves; --sampler=",
+        absl::GetFlag(FLAGS_sampler), " is for the gaussian kernel"));
   }
   const std::string precision = absl::GetFlag(FLAGS_precision);
   if (precision != "float32" && precision != "float64") {

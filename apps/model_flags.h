@@ -44,6 +44,8 @@ int OutputsFromFlags();
 // --ridge=auto: the caller chooses them on a warm-up window (TuneOnWarmUp).
 bool GammaFromWarmUp();
 bool RidgeFromWarmUp();
+// --kernel=auto: chosen with them.
+bool KernelFromWarmUp();
 
 // The warm-up window by default: standardization and tuning; a classifier's
 // is at least this many lines per class.

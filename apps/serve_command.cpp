@@ -16,6 +16,7 @@
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "exit_codes.h"
 #include "line_server.h"
 #include "listen_address.h"
@@ -142,6 +143,7 @@ class ServeModel {
       task->standardize_lines = 0;
       task->gamma_from_warm_up = false;
       task->ridge_from_warm_up = false;
+      task->kernel_from_warm_up = false;
       absl::StatusOr<LearnerConfig> config =
           LearnerConfigFromFlags(task->num_inputs(), task->num_outputs());
       if (!config.ok()) return config.status();
@@ -260,6 +262,19 @@ int Serve(int signal_fd) {
   return kExitSuccess;
 }
 
+// serve has no warm-up window (yet): what the automatic settings asked for
+// become instead, or nullopt when none was asked for.
+std::optional<std::string> NoWarmUpNote() {
+  std::vector<std::string> fallbacks;
+  if (absl::GetFlag(FLAGS_standardize) > 0) fallbacks.push_back("inputs are not standardized");
+  if (GammaFromWarmUp()) fallbacks.push_back("--gamma=auto is 1/(2 x inputs)");
+  if (RidgeFromWarmUp()) fallbacks.push_back(absl::StrCat("--ridge=auto is ", kFallbackRidge));
+  if (KernelFromWarmUp()) fallbacks.push_back("--kernel=auto is gaussian");
+  if (fallbacks.empty()) return std::nullopt;
+  return absl::StrCat("no warm-up window: ", absl::StrJoin(fallbacks, ", "),
+                      " (tune with `rffstream learn` and serve its checkpoint with --load)");
+}
+
 // Each connection holds a descriptor: raises the soft limit on open files to
 // the hard one (the common soft limit, 1024, is what --max_connections
 // defaults to), and when even that is short of --max_connections plus the
@@ -306,13 +321,10 @@ int RunServeCommand() {
                  "--idle_timeout, --fields non-negative\n");
     return kExitUsageError;
   }
-  if (absl::GetFlag(FLAGS_load).empty() &&
-      (GammaFromWarmUp() || RidgeFromWarmUp() || absl::GetFlag(FLAGS_standardize) > 0)) {
-    std::fprintf(stderr,
-                 "rffstream serve: no warm-up window: inputs are not standardized, --gamma=auto is "
-                 "1/(2 x inputs), --ridge=auto is %g (or tune with `rffstream learn` and serve "
-                 "with --load)\n",
-                 kFallbackRidge);
+  if (absl::GetFlag(FLAGS_load).empty()) {
+    if (std::optional<std::string> note = NoWarmUpNote()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());
+    }
   }
   if (std::optional<std::string> note = FitDescriptorLimit(); note.has_value()) {
     std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());

@@ -404,8 +404,18 @@ TEST_CASE("learn takes other kernels, ARD lengthscales and gamma=auto", "[app][k
   const RunResult automatic = RunApp("learn --predictions=- --features=32 --gamma=auto", SmoothCsv(300));
   CHECK(automatic.exit_code == 0);
   CHECK(Lines(automatic.out).size() == 300);
-  CHECK(automatic.err.find("tuned on the first 256 labelled lines by leave-one-out: gamma ") !=
-        std::string::npos);
+  CHECK(automatic.err.find("tuned on the first 256 labelled lines by leave-one-out: kernel gaussian, "
+                           "gamma ") != std::string::npos);
+  // --kernel=auto chooses among all six, and --tune_report shows each one's table.
+  const RunResult kernel = RunApp("learn --features=32 --kernel=auto --tune_report", SmoothCsv(300));
+  CHECK(kernel.exit_code == 0);
+  for (const char* name : {"gaussian", "laplacian", "cauchy", "matern12", "matern32", "matern52"}) {
+    CHECK(kernel.err.find(std::string("leave-one-out rmse, kernel ") + name + " (* = chosen)") !=
+          std::string::npos);
+  }
+  // One "(* = chosen)" per table, and one chosen grid point in all.
+  CHECK(std::count(kernel.err.begin(), kernel.err.end(), '*') == 6 + 1);
+  CHECK(RunApp("learn --kernel=auto --sampler=orthogonal", "1,2,3\n").exit_code == 2);
 }
 
 TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {

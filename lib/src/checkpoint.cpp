@@ -168,6 +168,7 @@ void WriteTask(internal::ByteWriter& writer, const Task& task) {
   writer.Write<std::int32_t>(task.standardize_lines);
   writer.Write<std::uint8_t>(task.gamma_from_warm_up ? 1 : 0);
   writer.Write<std::uint8_t>(task.ridge_from_warm_up ? 1 : 0);
+  writer.Write<std::uint8_t>(task.kernel_from_warm_up ? 1 : 0);
 }
 
 // Column lists and names are bounded by what the rest of the file can hold.
@@ -175,7 +176,7 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   constexpr std::uint64_t kMaxNameBytes = 1 << 16;
   Task task;
   std::uint32_t format = 0;
-  std::uint8_t header = 0, gamma_from_warm_up = 0, ridge_from_warm_up = 0;
+  std::uint8_t header = 0, gamma_from_warm_up = 0, ridge_from_warm_up = 0, kernel_from_warm_up = 0;
   std::uint64_t num_names = 0;
   absl::Status status = reader.Read("task input format", format);
   if (status.ok()) status = reader.Read("task delimiter", task.delimiter);
@@ -208,6 +209,7 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   if (status.ok()) status = reader.Read("task standardization window", task.standardize_lines);
   if (status.ok()) status = reader.Read("task bandwidth flag", gamma_from_warm_up);
   if (status.ok()) status = reader.Read("task ridge flag", ridge_from_warm_up);
+  if (status.ok()) status = reader.Read("task kernel flag", kernel_from_warm_up);
   if (!status.ok()) return status;
   if (format > static_cast<std::uint32_t>(InputFormat::kLibsvm)) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": unknown input format ", format));
@@ -216,6 +218,7 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   task.header = header != 0;
   task.gamma_from_warm_up = gamma_from_warm_up != 0;
   task.ridge_from_warm_up = ridge_from_warm_up != 0;
+  task.kernel_from_warm_up = kernel_from_warm_up != 0;
   return task;
 }
 

@@ -24,6 +24,11 @@ std::vector<double> TuningRidges() {
   return {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1, 3, 10};
 }
 
+std::vector<KernelKind> TuningKernels() {
+  return {KernelKind::kGaussian, KernelKind::kLaplacian, KernelKind::kCauchy,
+          KernelKind::kMatern12, KernelKind::kMatern32, KernelKind::kMatern52};
+}
+
 absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const TuningRequest& request,
                                           std::span<const double> inputs,
                                           std::span<const double> targets) {
@@ -52,6 +57,8 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
     result.gammas = {config.features.gamma};
   }
   result.ridges = request.tune_ridge ? TuningRidges() : std::vector<double>{config.ridge};
+  result.kernels =
+      request.kernels.empty() ? std::vector<KernelKind>{config.features.kernel} : request.kernels;
 
   FeatureMapConfig features = config.features;
   features.num_features = std::min({features.num_features, request.max_tuning_features,
@@ -61,7 +68,9 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
   std::vector<double> rows_of_features(static_cast<std::size_t>(rows) * width, 1.0);
   result.error = std::numeric_limits<double>::infinity();
   double best_squared = std::numeric_limits<double>::infinity();  // breaks ties
-  for (double gamma : result.gammas) {
+  // One bandwidth of one kernel: map the window once, then every ridge.
+  const auto try_bandwidth = [&](KernelKind kernel, double gamma) -> absl::Status {
+    features.kernel = kernel;
     features.gamma = gamma;
     absl::StatusOr<FeatureMap> map = FeatureMap::Create(features);
     if (!map.ok()) return map.status();
@@ -85,9 +94,16 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
       if (better) {
         result.error = (*errors)[r];
         best_squared = (*squared)[r];
+        result.kernel = kernel;
         result.gamma = gamma;
         result.ridge = result.ridges[r];
       }
+    }
+    return absl::OkStatus();
+  };
+  for (KernelKind kernel : result.kernels) {
+    for (double gamma : result.gammas) {
+      if (absl::Status status = try_bandwidth(kernel, gamma); !status.ok()) return status;
     }
   }
   if (!std::isfinite(result.error)) {

@@ -53,11 +53,12 @@ struct Task {
   // one-vs-rest as K outputs.
   int num_classes = 0;
   // Settings that the first lines of the data decided (0 / false: none):
-  // the window that standardized the inputs, and the bandwidth and ridge
-  // chosen on it. Kept so that repeating the same flags is recognized.
+  // the window that standardized the inputs, and the bandwidth, ridge and
+  // kernel chosen on it. Kept so that repeating the same flags is recognized.
   int standardize_lines = 0;
   bool gamma_from_warm_up = false;
   bool ridge_from_warm_up = false;
+  bool kernel_from_warm_up = false;
 
   int num_inputs() const;
   int num_targets() const;  // label columns per line

@@ -1,6 +1,7 @@
 // File: rffstream/warm_up_tuning.h
 //
-// Automatic bandwidth and ridge from a warm-up window: for a grid of
+// Automatic bandwidth and ridge (and, when asked, kernel) from a warm-up
+// window: for each kernel asked about and a grid of
 // bandwidths around the median heuristic (bandwidth.h), the window is mapped
 // to random features once per bandwidth and the exact leave-one-out error of
 // ridge regression is computed for a whole grid of ridges from one
@@ -28,6 +29,8 @@ namespace rffstream {
 struct TuningRequest {
   bool tune_gamma = true;  // else config.features.gamma is kept
   bool tune_ridge = true;  // else config.ridge is kept
+  // The kernels to choose among; empty keeps config.features.kernel.
+  std::vector<KernelKind> kernels;
   // The features used while tuning: the config's, at most this many, and
   // at most 256 for a window of more than 512 rows. The eigendecomposition
   // costs O(min(n, D)³) per bandwidth: a short window affords the model's
@@ -40,19 +43,24 @@ struct TuningRequest {
 };
 
 struct TuningResult {
+  KernelKind kernel = KernelKind::kGaussian;
   double gamma = 0;
   double ridge = 0;
   double error = 0;  // the leave-one-out error of the choice (TuningRequest::criterion)
-  // The whole table: errors[g * ridges.size() + r] for gammas[g], ridges[r].
+  // The whole table: errors[(k · gammas.size() + g) · ridges.size() + r]
+  // for kernels[k], gammas[g], ridges[r].
+  std::vector<KernelKind> kernels;
   std::vector<double> gammas;
   std::vector<double> ridges;
   std::vector<double> errors;
   int rows = 0;
 };
 
-// The bandwidth factors (times the median heuristic) and the ridges tried.
+// The bandwidth factors (times the median heuristic), the ridges and the
+// kernels (for --kernel=auto) tried.
 std::vector<double> TuningGammaFactors();
 std::vector<double> TuningRidges();
+std::vector<KernelKind> TuningKernels();
 
 // `inputs`: n rows of config.features.input_dimension raw values (the
 // config's standardization, if any, is applied as the learner would);
