@@ -43,7 +43,6 @@ class LineReader {
   void Cancel();
 
   const absl::Status& status() const { return status_; }
-  std::size_t max_line_bytes() const { return max_line_bytes_; }
 
  private:
   // Appends what read() gives to the buffer; false at end of input, on an

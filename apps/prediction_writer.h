@@ -24,7 +24,6 @@ class PredictionWriter {
   PredictionWriter& operator=(PredictionWriter&&) = delete;
   ~PredictionWriter();
 
-  void WritePrediction(double prediction) { WriteValues({prediction}); }
   // One line of comma-separated values (predictions, a prediction and its
   // variance, a class).
   void WriteValues(std::span<const double> values);

@@ -6,6 +6,7 @@
 // kernel and scale.
 //
 //   build/bench/sincos_exhaustive [scale ...]     (default: 1 and the feature scale √(2/1000))
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "internal/simd_kernels.h"
+#include "internal/sincos_contract.h"
 
 namespace rffstream {
 namespace {
@@ -37,7 +39,9 @@ struct Worst {
   }
 };
 
-void Check(const internal::SimdKernelTable& kernels, float scale) {
+// Prints the worst errors of one kernel at one scale; false if they break
+// the contract (internal/sincos_contract.h).
+bool Check(const internal::SimdKernelTable& kernels, float scale) {
   constexpr std::size_t kChunk = 1 << 20;
   std::vector<float> x(kChunk), sines(kChunk), cosines(kChunk), cos_only(kChunk);
   Worst sin_worst, cos_worst, cos_only_worst;
@@ -71,7 +75,14 @@ void Check(const internal::SimdKernelTable& kernels, float scale) {
   std::printf("%-7s scale %-9.7g sin %.3f ulp (x = %.9g)  cos %.3f ulp (x = %.9g)  cos-only %.3f ulp (x = %.9g)\n",
               kernels.name, scale, sin_worst.ulp, sin_worst.at, cos_worst.ulp, cos_worst.at,
               cos_only_worst.ulp, cos_only_worst.at);
+  const bool kept = std::max(sin_worst.ulp, cos_worst.ulp) <= internal::kMaxUlpScaled &&
+                    cos_only_worst.ulp <= internal::kMaxUlpCosOnly;
+  if (!kept) {
+    std::printf("%-7s BREAKS ITS CONTRACT (%.1f ulp sin/cos, %.1f ulp cos-only)\n", kernels.name,
+                internal::kMaxUlpScaled, internal::kMaxUlpCosOnly);
+  }
   std::fflush(stdout);
+  return kept;
 }
 
 }  // namespace
@@ -81,9 +92,10 @@ int main(int argc, char** argv) {
   std::vector<float> scales;
   for (int i = 1; i < argc; ++i) scales.push_back(std::strtof(argv[i], nullptr));
   if (scales.empty()) scales = {1.0f, 0.044721359549995794f};
+  bool all_kept = true;
   for (const rffstream::internal::SimdKernelTable* kernels :
        rffstream::internal::SupportedSimdKernelTables()) {
-    for (const float scale : scales) rffstream::Check(*kernels, scale);
+    for (const float scale : scales) all_kept &= rffstream::Check(*kernels, scale);
   }
-  return 0;
+  return all_kept ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "internal/simd_kernels.h"
+#include "tests/forced_simd_kernel.h"
 #include "tests/kernel_estimate.h"
 
 namespace rffstream {
@@ -139,14 +140,13 @@ void CheckBlockRowsEqualMap(FeatureMapKind kind) {
 
 TEST_CASE("MapBlock rows equal Map of each row, with every kernel", "[feature_map]") {
   for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
-    REQUIRE(internal::ForceSimdKernelTable(kernels->name).ok());
+    const testing::ForcedSimdKernel forced(kernels->name);
     INFO("kernel " << kernels->name);
     for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
       CheckBlockRowsEqualMap<float>(kind);
       CheckBlockRowsEqualMap<double>(kind);
     }
   }
-  REQUIRE(internal::ForceSimdKernelTable(internal::SupportedSimdKernelTables().front()->name).ok());
 }
 
 TEST_CASE("The input transform equals standardizing the input first", "[feature_map]") {

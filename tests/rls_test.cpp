@@ -8,6 +8,7 @@
 
 #include "Eigen/Dense"
 #include "internal/simd_kernels.h"
+#include "tests/forced_simd_kernel.h"
 
 namespace rffstream {
 namespace {
@@ -95,7 +96,7 @@ TEST_CASE("A block update equals the same samples learned one by one, with every
           "[rls][block]") {
   constexpr int kDimension = 24;
   for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
-    REQUIRE(internal::ForceSimdKernelTable(kernels->name).ok());
+    const testing::ForcedSimdKernel forced(kernels->name);
     for (int block : {1, 3, 16, 64}) {
       Rls sequential(kDimension, 0.01, 1.0), blocked(kDimension, 0.01, 1.0);
       std::vector<double> sequential_priors, blocked_priors;
@@ -127,7 +128,6 @@ TEST_CASE("A block update equals the same samples learned one by one, with every
             Approx(sequential.NoiseVarianceEstimate()).epsilon(1e-9));
     }
   }
-  REQUIRE(internal::ForceSimdKernelTable(internal::SupportedSimdKernelTables().front()->name).ok());
 }
 
 TEST_CASE("Float32 RLS matches batch ridge after 1e5 samples", "[rls][float32]") {

@@ -9,30 +9,14 @@
 #include <vector>
 
 #include "internal/random.h"
+#include "internal/sincos_contract.h"
 #include "internal/simd_kernels.h"
+#include "tests/forced_simd_kernel.h"
 #include "rffstream/learner.h"
 
 namespace rffstream::internal {
 namespace {
 
-// The contract in internal/sincos_kernel.h: 2 ulp over the fast range. Near a
-// zero of sin or cos the result is tiny and its ulp tinier than the error the
-// reduction makes in r, so there the bound is absolute: one ulp of 1.
-constexpr double kMaxUlpFastRange = 2.0;
-// Beyond the fast range the slow path rounds libm's double result: 1 ulp
-// covers libm's own error plus that rounding.
-constexpr double kMaxUlpSlowPath = 1.0;
-// The output scale of the Scaled* kernels is folded into the float
-// polynomials' coefficients; the contract holds for scale·sin(x) as well
-// (bench/sincos_exhaustive, every float argument: worst 1.43 ulp).
-constexpr double kMaxUlpScaled = kMaxUlpFastRange;
-// The cos-only path (the phase map) evaluates sin r over [-π/2, π/2] with
-// one polynomial, whose r² term cancels up to 0.37 of the result: about one
-// ulp more than the two-polynomial path. Measured worst: float, every
-// argument (bench/sincos_exhaustive), 2.33 ulp with FMA and 2.78 without;
-// double, 10^8 arguments half of them within 10^-3 of a multiple of π,
-// 2.32 with FMA and 2.91 without (SSE2).
-constexpr double kMaxUlpCosOnly = 3.5;
 // A feature map's scale, √(2/D) for D = 1000: not a power of two.
 constexpr double kFeatureScale = 0.044721359549995794;
 
@@ -204,11 +188,10 @@ TEST_CASE("Learner predictions do not depend on the kernel beyond its bound", "[
   // Features differ by at most a few ulp between kernels; after learning, a
   // prediction is a weighted sum of them, so it moves by a comparable relative
   // amount times the conditioning of the fit: 1e-4 relative in float, 1e-10 in double.
-  const std::string best = ActiveSimdKernelTable().name;
   std::vector<double> reference64;
   std::vector<float> reference32;
   for (const SimdKernelTable* kernels : SupportedSimdKernelTables()) {
-    REQUIRE(ForceSimdKernelTable(kernels->name).ok());
+    const testing::ForcedSimdKernel forced(kernels->name);
     LearnerConfig config;
     config.features.input_dimension = 4;
     config.features.num_features = 128;
@@ -238,13 +221,11 @@ TEST_CASE("Learner predictions do not depend on the kernel beyond its bound", "[
       REQUIRE(predictions32[t] == Approx(reference32[t]).epsilon(1e-4).margin(1e-4));
     }
   }
-  REQUIRE(ForceSimdKernelTable(best).ok());
 }
 
 TEST_CASE("The forced kernel is the one that runs", "[sincos]") {
-  const std::string best = ActiveSimdKernelTable().name;
   for (const SimdKernelTable* kernels : SupportedSimdKernelTables()) {
-    REQUIRE(ForceSimdKernelTable(kernels->name).ok());
+    const testing::ForcedSimdKernel forced(kernels->name);
     CHECK(&ActiveSimdKernelTable() == kernels);
     CHECK(std::string(ActiveSimdKernelTable().name) == kernels->name);
   }
@@ -252,7 +233,6 @@ TEST_CASE("The forced kernel is the one that runs", "[sincos]") {
   const absl::Status unknown = ForceSimdKernelTable("neon");
   CHECK(unknown.code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(unknown.message()).rfind("SIMD kernel 'neon' is not supported on this CPU (supported: ", 0) == 0);
-  REQUIRE(ForceSimdKernelTable(best).ok());
 }
 
 }  // namespace
