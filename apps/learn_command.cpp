@@ -32,6 +32,7 @@
 #include "progress_table.h"
 #include "rffstream/rffstream.h"
 #include "task_outputs.h"
+#include "warm_up.h"
 
 ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
 ABSL_FLAG(std::string, predictions, "",
@@ -63,14 +64,6 @@ ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off"
 namespace rffstream::app {
 namespace {
 
-// A parsed line kept while the standardization window fills.
-struct PendingLine {
-  std::int64_t line_number = 0;
-  bool rejected = false;  // or blank: gives an empty output line
-  bool labelled = false;
-  std::vector<double> inputs;
-  std::vector<double> targets;
-};
 
 absl::Status ValidateFlags() {
   if (absl::GetFlag(FLAGS_block) < 1) {
@@ -123,12 +116,7 @@ class LearnRun {
         log_(log),
         quiet_(absl::GetFlag(FLAGS_quiet)),
         strict_(absl::GetFlag(FLAGS_strict)),
-        standardize_lines_(absl::GetFlag(FLAGS_standardize)),
-        // One window for all: the standardization's, else the default one
-        // when only the settings are chosen.
-        warm_up_lines_(standardize_lines_ > 0 && IsSetByUser(FLAGS_standardize)
-                           ? standardize_lines_
-                           : DefaultWarmUpLines()),
+        warm_up_lines_(WarmUpWindowLines(absl::GetFlag(FLAGS_classes))),
         block_size_(mode == RunMode::kLearn ? absl::GetFlag(FLAGS_block) : 1),
         with_variance_(absl::GetFlag(FLAGS_variance)),
         tune_report_(absl::GetFlag(FLAGS_tune_report)),
@@ -219,16 +207,6 @@ class LearnRun {
   }
 
  private:
-  // Without --standardize: long enough for the automatic settings to see a
-  // few dozen lines of each class (measured on the letters, 26 classes:
-  // accuracy 0.875 after a 256-line window, 0.906 after 2000); standardizes
-  // over it unless --standardize=0.
-  static int DefaultWarmUpLines() {
-    const bool automatic = GammaFromWarmUp() || RidgeFromWarmUp() || KernelFromWarmUp();
-    if (!automatic) return absl::GetFlag(FLAGS_standardize);
-    return std::max(kDefaultWarmUpLines, kWarmUpLinesPerClass * absl::GetFlag(FLAGS_classes));
-  }
-
   // Sets what the model learns; sizes the per-line buffers for it.
   std::optional<int> SetTask(const Task& task) {
     if (with_variance_ && task.num_outputs() > 1) {
@@ -369,7 +347,7 @@ class LearnRun {
       }
     }
     if (learner_.has_value()) return Process(inputs, feature_row, parsed.labelled, targets);
-    pending_.push_back(PendingLine{line_number_, false, parsed.labelled,
+    pending_.push_back(WarmUpLine{line_number_, false, parsed.labelled,
                                    std::vector<double>(inputs.begin(), inputs.end()),
                                    std::vector<double>(targets.begin(), targets.end())});
     if (static_cast<int>(pending_.size()) >= warm_up_lines_) return StartLearner();
@@ -426,79 +404,6 @@ class LearnRun {
     return true;
   }
 
-  // --gamma=auto, --ridge=auto: chosen by exact leave-one-out error on the
-  // labelled lines of the warm-up window. A window that cannot choose
-  // (too short, constant inputs) leaves the documented fallbacks, and says so.
-  void TuneOnWindow(LearnerConfig& config) {
-    std::vector<double> inputs, targets;
-    std::vector<double> encoded(static_cast<std::size_t>(task_.num_outputs()));
-    // Numbers too large to square would spoil every grid point; the model
-    // refuses their lines later anyway.
-    const auto tame = [](const std::vector<double>& values) {
-      return std::all_of(values.begin(), values.end(),
-                         [](double value) { return std::abs(value) < 1e150; });
-    };
-    for (const PendingLine& pending : pending_) {
-      if (pending.rejected || !pending.labelled || !tame(pending.inputs) || !tame(pending.targets)) {
-        continue;
-      }
-      inputs.insert(inputs.end(), pending.inputs.begin(), pending.inputs.end());
-      EncodeTargets<double>(task_, pending.targets, encoded);
-      targets.insert(targets.end(), encoded.begin(), encoded.end());
-    }
-    const TuningRequest request{.tune_gamma = GammaFromWarmUp(),
-                                .tune_ridge = RidgeFromWarmUp(),
-                                .kernels = KernelFromWarmUp() ? TuningKernels()
-                                                              : std::vector<KernelKind>{},
-                                .criterion = task_.is_classifier()
-                                                 ? LeaveOneOutCriterion::kMisclassification
-                                                 : LeaveOneOutCriterion::kSquaredError};
-    absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs, targets);
-    if (!tuned.ok()) {
-      std::fprintf(log_, "rffstream: automatic settings: %s; using gamma %.6g, ridge %.6g\n",
-                   std::string(tuned.status().message()).c_str(), config.features.gamma, config.ridge);
-      return;
-    }
-    config.features.kernel = tuned->kernel;
-    config.features.gamma = tuned->gamma;
-    config.ridge = tuned->ridge;
-    if (quiet_) return;
-    std::fprintf(log_,
-                 "tuned on the first %d labelled lines by leave-one-out: kernel %s, gamma %.6g, "
-                 "ridge %.6g (leave-one-out %s %.6g; those lines are then predicted with these "
-                 "settings)\n",
-                 tuned->rows, std::string(KernelKindName(tuned->kernel)).c_str(), tuned->gamma,
-                 tuned->ridge, ErrorName(), ShownError(tuned->error));
-    if (tune_report_) PrintTuningTable(*tuned);
-  }
-
-  // The tuning error as shown: rmse for regression, the error rate of a classifier.
-  const char* ErrorName() const { return task_.is_classifier() ? "error rate" : "rmse"; }
-  double ShownError(double error) const {
-    return task_.is_classifier() ? error : std::sqrt(error);
-  }
-
-  // Every grid point's leave-one-out error: per kernel, gammas down, ridges across.
-  void PrintTuningTable(const TuningResult& tuned) {
-    const std::size_t ridges = tuned.ridges.size(), gammas = tuned.gammas.size();
-    for (std::size_t k = 0; k < tuned.kernels.size(); ++k) {
-      std::fprintf(log_, "leave-one-out %s, kernel %s (* = chosen)\n%12s", ErrorName(),
-                   std::string(KernelKindName(tuned.kernels[k])).c_str(), "gamma \\ ridge");
-      for (double ridge : tuned.ridges) std::fprintf(log_, " %10.3g", ridge);
-      std::fprintf(log_, "\n");
-      for (std::size_t g = 0; g < gammas; ++g) {
-        std::fprintf(log_, "%12.4g", tuned.gammas[g]);
-        for (std::size_t r = 0; r < ridges; ++r) {
-          const double error = tuned.errors[(k * gammas + g) * ridges + r];
-          const bool chosen = tuned.kernels[k] == tuned.kernel && tuned.gammas[g] == tuned.gamma &&
-                              tuned.ridges[r] == tuned.ridge;
-          std::fprintf(log_, " %9.4g%s", ShownError(error), chosen ? "*" : " ");
-        }
-        std::fprintf(log_, "\n");
-      }
-    }
-  }
-
   char FieldDelimiter() const {
     return task_.format == InputFormat::kDense ? CsvLineParser::kWhitespace : task_.delimiter;
   }
@@ -514,20 +419,14 @@ class LearnRun {
       std::fprintf(log_, "rffstream: %s\n", std::string(fits.message()).c_str());
       return kExitUsageError;
     }
-    if (standardize_lines_ > 0) {
-      InputStatistics statistics(task_.num_inputs());
-      for (PendingLine& pending : pending_) {
-        if (pending.rejected || statistics.Add(pending.inputs)) continue;
-        pending.rejected = true;
-        if (std::optional<int> exit_code = ReportBadLine(
-                pending.line_number, "an input is too large to standardize (its square overflows)")) {
-          return exit_code;
-        }
+    WarmUpDecision decision = DecideOnWarmUp(*std::move(config), task_, pending_);
+    for (std::int64_t refused : decision.refused_lines) {
+      if (std::optional<int> exit_code = ReportBadLine(refused, WarmUpDecision::kRefusal)) {
+        return exit_code;
       }
-      config->features.input_offset = statistics.Means();
-      config->features.input_scale = statistics.StandardDeviations();
     }
-    if (GammaFromWarmUp() || RidgeFromWarmUp() || KernelFromWarmUp()) TuneOnWindow(*config);
+    PrintWarmUpDecision(log_, decision, task_, quiet_, tune_report_);
+    config = std::move(decision.config);
     absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
     if (!learner.ok()) {
       std::fprintf(log_, "rffstream: %s\n", std::string(learner.status().message()).c_str());
@@ -537,7 +436,7 @@ class LearnRun {
     if (parse_ahead_ != nullptr) parse_ahead_->MapWith(*learner_);
     feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
     const std::int64_t current_line = line_number_;
-    for (const PendingLine& pending : pending_) {
+    for (const WarmUpLine& pending : pending_) {
       line_number_ = pending.line_number;
       std::optional<int> exit_code =
           pending.rejected ? EmitEmptyLine()
@@ -553,7 +452,7 @@ class LearnRun {
   // The output line of a blank or rejected input line, now or in its turn.
   std::optional<int> EmitEmptyLine() {
     if (!learner_.has_value()) {
-      pending_.push_back(PendingLine{line_number_, /*rejected=*/true, false, {}, {}});
+      pending_.push_back(WarmUpLine{line_number_, /*rejected=*/true, false, {}, {}});
       return std::nullopt;
     }
     std::optional<int> exit_code = FlushBlock();  // output stays in input order
@@ -700,8 +599,7 @@ class LearnRun {
   std::FILE* log_;
   const bool quiet_;
   const bool strict_;
-  const int standardize_lines_;
-  const int warm_up_lines_;  // held back before the model exists (standardization, gamma=auto)
+  const int warm_up_lines_;  // held back before the model exists (warm_up.h)
   const int block_size_;
   const bool with_variance_;
   const bool tune_report_;
@@ -715,7 +613,7 @@ class LearnRun {
   std::unique_ptr<LineParser> parser_;
   std::optional<BasicLearner<Real>> learner_;
   ParseAhead<Real>* parse_ahead_ = nullptr;  // while lines come from the reading thread
-  std::vector<PendingLine> pending_;
+  std::vector<WarmUpLine> pending_;
   // libsvm lines held back while the dimension is inferred: number, text.
   std::vector<std::pair<std::int64_t, std::string>> undecided_lines_;
   RegressionMetrics metrics_;                      // of the first target

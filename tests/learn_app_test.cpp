@@ -442,11 +442,11 @@ TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
   const RunResult too_few = RunApp("learn --gamma=auto --predictions=-", "1,2,3\n");
   CHECK(too_few.exit_code == 0);
   CHECK(too_few.err.find("automatic settings: tuning: needs at least 2 labelled rows, got 1; using "
-                         "gamma 0.25, ridge 0.01") != std::string::npos);
+                         "kernel gaussian, gamma 0.25, ridge 0.01") != std::string::npos);
   CHECK(Lines(too_few.out) == std::vector<std::string>{"0"});
   const RunResult constant = RunApp("learn --quiet", "1,2,3\n1,2,4\n1,2,5\n");
   CHECK(constant.exit_code == 0);
-  CHECK(constant.err.find("the median squared distance of the warm-up inputs is zero; using gamma") !=
+  CHECK(constant.err.find("the median squared distance of the warm-up inputs is zero; using kernel") !=
         std::string::npos);
 }
 

@@ -1,0 +1,121 @@
+#include "warm_up.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "model_flags.h"
+#include "rffstream/feature_map_config.h"
+#include "rffstream/input_statistics.h"
+#include "task_outputs.h"
+
+namespace rffstream::app {
+namespace {
+
+// Numbers too large to square would spoil every grid point of the tuning;
+// the model refuses their lines later anyway.
+bool Tame(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double value) { return std::abs(value) < 1e150; });
+}
+
+bool ChoosesSettings() { return GammaFromWarmUp() || RidgeFromWarmUp() || KernelFromWarmUp(); }
+
+// The tuning error as shown: rmse for regression, the error rate of a classifier.
+const char* ErrorName(const Task& task) { return task.is_classifier() ? "error rate" : "rmse"; }
+double ShownError(const Task& task, double error) {
+  return task.is_classifier() ? error : std::sqrt(error);
+}
+
+void PrintTable(std::FILE* log, const TuningResult& tuned, const Task& task) {
+  const std::size_t ridges = tuned.ridges.size(), gammas = tuned.gammas.size();
+  for (std::size_t k = 0; k < tuned.kernels.size(); ++k) {
+    std::fprintf(log, "leave-one-out %s, kernel %s (* = chosen)\n%12s", ErrorName(task),
+                 std::string(KernelKindName(tuned.kernels[k])).c_str(), "gamma \\ ridge");
+    for (double ridge : tuned.ridges) std::fprintf(log, " %10.3g", ridge);
+    std::fprintf(log, "\n");
+    for (std::size_t g = 0; g < gammas; ++g) {
+      std::fprintf(log, "%12.4g", tuned.gammas[g]);
+      for (std::size_t r = 0; r < ridges; ++r) {
+        const double error = tuned.errors[(k * gammas + g) * ridges + r];
+        const bool chosen = tuned.kernels[k] == tuned.kernel && tuned.gammas[g] == tuned.gamma &&
+                            tuned.ridges[r] == tuned.ridge;
+        std::fprintf(log, " %9.4g%s", ShownError(task, error), chosen ? "*" : " ");
+      }
+      std::fprintf(log, "\n");
+    }
+  }
+}
+
+}  // namespace
+
+int WarmUpWindowLines(int num_classes) {
+  const int standardize = absl::GetFlag(FLAGS_standardize);
+  if (IsSetByUser(FLAGS_standardize) && standardize > 0) return standardize;
+  if (!ChoosesSettings()) return standardize;
+  return std::max(kDefaultWarmUpLines, kWarmUpLinesPerClass * num_classes);
+}
+
+WarmUpDecision DecideOnWarmUp(LearnerConfig config, const Task& task,
+                              std::vector<WarmUpLine>& window) {
+  WarmUpDecision decision;
+  if (absl::GetFlag(FLAGS_standardize) > 0) {
+    InputStatistics statistics(task.num_inputs());
+    for (WarmUpLine& line : window) {
+      if (line.rejected || statistics.Add(line.inputs)) continue;
+      line.rejected = true;
+      decision.refused_lines.push_back(line.line_number);
+    }
+    config.features.input_offset = statistics.Means();
+    config.features.input_scale = statistics.StandardDeviations();
+  }
+  if (ChoosesSettings()) {
+    // The labelled lines, their labels encoded as the model's targets.
+    std::vector<double> inputs, targets;
+    std::vector<double> encoded(static_cast<std::size_t>(task.num_outputs()));
+    for (const WarmUpLine& line : window) {
+      if (line.rejected || !line.labelled || !Tame(line.inputs) || !Tame(line.targets)) continue;
+      inputs.insert(inputs.end(), line.inputs.begin(), line.inputs.end());
+      EncodeTargets<double>(task, line.targets, encoded);
+      targets.insert(targets.end(), encoded.begin(), encoded.end());
+    }
+    TuningRequest request;
+    request.tune_gamma = GammaFromWarmUp();
+    request.tune_ridge = RidgeFromWarmUp();
+    if (KernelFromWarmUp()) request.kernels = TuningKernels();
+    request.criterion = task.is_classifier() ? LeaveOneOutCriterion::kMisclassification
+                                             : LeaveOneOutCriterion::kSquaredError;
+    absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs, targets);
+    if (tuned.ok()) {
+      config.features.kernel = tuned->kernel;
+      config.features.gamma = tuned->gamma;
+      config.ridge = tuned->ridge;
+      decision.tuning = *std::move(tuned);
+    } else {
+      decision.fallback = absl::StrCat(std::string(tuned.status().message()), "; using kernel ",
+                                       std::string(KernelKindName(config.features.kernel)),
+                                       ", gamma ",
+                                       config.features.gamma, ", ridge ", config.ridge);
+    }
+  }
+  decision.config = std::move(config);
+  return decision;
+}
+
+void PrintWarmUpDecision(std::FILE* log, const WarmUpDecision& decision, const Task& task,
+                         bool quiet, bool table) {
+  if (!decision.fallback.empty()) {
+    std::fprintf(log, "rffstream: automatic settings: %s\n", decision.fallback.c_str());
+  }
+  if (quiet || !decision.tuning.has_value()) return;
+  const TuningResult& tuned = *decision.tuning;
+  std::fprintf(log,
+               "tuned on the first %d labelled lines by leave-one-out: kernel %s, gamma %.6g, "
+               "ridge %.6g (leave-one-out %s %.6g; those lines are then predicted with these "
+               "settings)\n",
+               tuned.rows, std::string(KernelKindName(tuned.kernel)).c_str(), tuned.gamma,
+               tuned.ridge, ErrorName(task), ShownError(task, tuned.error));
+  if (table) PrintTable(log, tuned, task);
+}
+
+}  // namespace rffstream::app

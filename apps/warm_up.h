@@ -1,0 +1,58 @@
+// File: apps/warm_up.h
+//
+// The warm-up stage: what the first lines of a stream decide before a model
+// exists — the inputs' standardization and the automatic kernel, bandwidth
+// and ridge (--standardize, --kernel/--gamma/--ridge=auto) — shared by
+// `learn` and `serve`, so that both build the same model from the same lines.
+#ifndef RFFSTREAM_APPS_WARM_UP_H_
+#define RFFSTREAM_APPS_WARM_UP_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rffstream/learner_config.h"
+#include "rffstream/task.h"
+#include "rffstream/warm_up_tuning.h"
+
+namespace rffstream::app {
+
+// A line held in the window: its numbers, or only its place (a blank or
+// rejected line, which gets an empty answer in its turn).
+struct WarmUpLine {
+  std::int64_t line_number = 0;
+  bool rejected = false;
+  bool labelled = false;
+  std::vector<double> inputs;
+  std::vector<double> targets;  // the labels as read (a class, or the target values)
+};
+
+// The window's length by the flags: --standardize when given, else the
+// default, at least kWarmUpLinesPerClass a class for a classifier; 0 when
+// nothing is decided from the data.
+int WarmUpWindowLines(int num_classes);
+
+struct WarmUpDecision {
+  LearnerConfig config;
+  // Lines of the window whose inputs are too large to standardize: refused
+  // (their `rejected` is set), with this reason.
+  std::vector<std::int64_t> refused_lines;
+  static constexpr char kRefusal[] = "an input is too large to standardize (its square overflows)";
+  std::optional<TuningResult> tuning;  // when the settings were chosen
+  std::string fallback;  // why they could not be, with what is used instead
+};
+
+// Decides on `window` (refused lines marked) from `config`, the flags'
+// configuration for the task.
+WarmUpDecision DecideOnWarmUp(LearnerConfig config, const Task& task, std::vector<WarmUpLine>& window);
+
+// The decision for the log: why the settings fell back (always), the tuned
+// line (unless `quiet`), and with `table` every grid point's error.
+void PrintWarmUpDecision(std::FILE* log, const WarmUpDecision& decision, const Task& task,
+                         bool quiet, bool table);
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_WARM_UP_H_
