@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cinttypes>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -24,11 +25,14 @@
 #include "input_format.h"
 #include "printable_text.h"
 #include "task_outputs.h"
+#include "warm_up.h"
 #include "rffstream/rffstream.h"
 
 ABSL_DECLARE_FLAG(std::string, load);
 ABSL_DECLARE_FLAG(std::string, save);
 ABSL_DECLARE_FLAG(int64_t, max_line_bytes);
+ABSL_DECLARE_FLAG(bool, tune_report);
+ABSL_DECLARE_FLAG(bool, variance);
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:7878",
           "serve: HOST:PORT (IPv4 or [IPv6]; port 0 = any free port) or unix:PATH. Loopback by "
@@ -55,7 +59,9 @@ template <class Real>
 class ServeModel {
  public:
   ServeModel(std::string save_path, std::optional<BasicCheckpoint<Real>> loaded)
-      : save_path_(std::move(save_path)), fields_(absl::GetFlag(FLAGS_fields)) {
+      : save_path_(std::move(save_path)),
+        fields_(absl::GetFlag(FLAGS_fields)),
+        with_variance_(absl::GetFlag(FLAGS_variance)) {
     if (loaded.has_value()) {
       learner_.emplace(std::move(loaded->learner));
       SetTask(loaded->record.task);
@@ -79,21 +85,18 @@ class ServeModel {
         return Error(*invalid);
       }
     }
+    if (!learner_.has_value()) return HoldForWarmUp(*labelled);
     std::copy(inputs_.begin(), inputs_.end(), converted_.begin());
     learner_->MapRow(converted_, row_);
+    // The variance is that of the prediction made before learning, as in learn.
+    const Real variance = with_variance_ ? learner_->PredictRowWithVariance(row_).variance : Real{0};
     if (!*labelled) {
       learner_->PredictRowOutputs(row_, outputs_);
       if (!AllFinite<Real>(outputs_)) return Error(kTooLarge);
-      return Answer();
+      return Answer(variance);
     }
-    EncodeTargets<Real>(task_, targets_, model_targets_);
-    if (!learner_->LearnRowOutputs(row_, model_targets_, outputs_)) return Error(kTooLarge);
-    if (task_.is_classifier()) {
-      classification_.Add(PredictedClass<Real>(outputs_), static_cast<int>(targets_[0]));
-    } else {
-      metrics_.Add(outputs_[0], targets_[0]);
-    }
-    return Answer();
+    if (!Learn(targets_)) return Error(kTooLarge);
+    return Answer(variance);
   }
 
   // Saves the checkpoint if one is configured; a message for the log or client.
@@ -110,13 +113,70 @@ class ServeModel {
       "a number is too large for the model (its features, prediction or update would not be "
       "finite)";
 
+  // Learns the mapped row_ with these labels: outputs_ gets the a-priori
+  // predictions, the metrics the line. False when the model refused it.
+  bool Learn(std::span<const double> labels) {
+    EncodeTargets<Real>(task_, labels, model_targets_);
+    if (!learner_->LearnRowOutputs(row_, model_targets_, outputs_)) return false;
+    if (task_.is_classifier()) {
+      classification_.Add(PredictedClass<Real>(outputs_), static_cast<int>(labels[0]));
+    } else {
+      metrics_.Add(outputs_[0], labels[0]);
+    }
+    return true;
+  }
+
+  // Before the model exists, data lines fill the warm-up window (from every
+  // client, in arrival order). Each is answered at once — no client waits
+  // for another's lines — with "warming up (k of N)"; the line that fills
+  // the window builds the model, which then learns the window's lines in
+  // order, as `learn` does.
+  std::string HoldForWarmUp(bool labelled) {
+    window_.push_back(WarmUpLine{static_cast<std::int64_t>(window_.size()) + 1, false, labelled,
+                                 inputs_, targets_});
+    const std::string answer = absl::StrCat("warming up (", window_.size(), " of ", window_lines_, ")");
+    if (static_cast<int>(window_.size()) < window_lines_) return answer;
+    if (absl::Status built = BuildModel(); !built.ok()) return Error(std::string(built.message()));
+    return answer;
+  }
+
+  // The model from the warm-up window (empty when nothing is decided from
+  // the data), then the window's lines learned.
+  absl::Status BuildModel() {
+    absl::StatusOr<LearnerConfig> config =
+        LearnerConfigFromFlags(task_.num_inputs(), task_.num_outputs());
+    if (!config.ok()) return config.status();
+    if (absl::Status fits = CheckModelFitsMemory(*config, sizeof(Real)); !fits.ok()) return fits;
+    WarmUpDecision decision = DecideOnWarmUp(*std::move(config), task_, window_);
+    for (std::int64_t refused : decision.refused_lines) {
+      std::fprintf(stderr, "rffstream serve: warm-up line %" PRId64 ": %s (not learned)\n", refused,
+                   WarmUpDecision::kRefusal);
+    }
+    PrintWarmUpDecision(stderr, decision, task_, /*quiet=*/false, absl::GetFlag(FLAGS_tune_report));
+    absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(std::move(decision.config));
+    if (!learner.ok()) return learner.status();
+    learner_.emplace(*std::move(learner));
+    row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
+    for (const WarmUpLine& line : window_) {
+      if (line.rejected || !line.labelled) continue;
+      std::copy(line.inputs.begin(), line.inputs.end(), converted_.begin());
+      learner_->MapRow(converted_, row_);
+      (void)Learn(line.targets);  // a refused line is simply not learned, as in learn
+    }
+    window_.clear();
+    window_.shrink_to_fit();
+    return absl::OkStatus();
+  }
+
   static std::string Error(std::string_view message) {
     return absl::StrCat("error: ", EscapeForLog(message));
   }
 
-  // The answer line from outputs_: the class, or the predictions.
-  std::string Answer() const {
+  // The answer line from outputs_: the class, or the predictions, and the
+  // variance with --variance.
+  std::string Answer(Real variance) const {
     if (task_.is_classifier()) return absl::StrCat(PredictedClass<Real>(outputs_));
+    if (with_variance_) return absl::StrCat(Number(outputs_[0]), ",", Number(variance));
     std::string answer;
     for (std::size_t output = 0; output < outputs_.size(); ++output) {
       absl::StrAppend(&answer, output == 0 ? "" : ",", Number(outputs_[output]));
@@ -132,32 +192,22 @@ class ServeModel {
   }
 
   // The parser from the loaded model's task, or from the flags and the
-  // first data line for a new model (which is then created).
+  // first data line for a new model, which is created at once or after the
+  // warm-up window.
   absl::Status StartParser(std::string_view first_line) {
     if (!learner_.has_value()) {
       // --fields fixes the field count, so that a malformed first line cannot.
       absl::StatusOr<Task> task = TaskFromFlags(first_line, {}, 0, fields_);
       if (!task.ok()) return task.status();
-      // No warm-up window here (yet): the automatic settings take their
-      // fallbacks, announced at start, and the model says it was not tuned.
-      task->standardize_lines = 0;
-      task->gamma_from_warm_up = false;
-      task->ridge_from_warm_up = false;
-      task->kernel_from_warm_up = false;
-      absl::StatusOr<LearnerConfig> config =
-          LearnerConfigFromFlags(task->num_inputs(), task->num_outputs());
-      if (!config.ok()) return config.status();
-      if (absl::Status fits = CheckModelFitsMemory(*config, sizeof(Real)); !fits.ok()) return fits;
-      absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(*std::move(config));
-      if (!learner.ok()) return learner.status();
-      learner_.emplace(*std::move(learner));
       SetTask(*task);
+      window_lines_ = WarmUpWindowLines(task_.num_classes);
     }
     parser_ = task_.MakeLineParser();
     inputs_.assign(parser_->num_inputs(), 0.0);
     targets_.assign(parser_->num_targets(), 0.0);
     converted_.assign(parser_->num_inputs(), Real{0});
-    row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
+    if (!learner_.has_value() && window_lines_ == 0) return BuildModel();
+    if (learner_.has_value()) row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
     return absl::OkStatus();
   }
 
@@ -185,6 +235,7 @@ class ServeModel {
 
   const std::string save_path_;
   const int fields_;
+  const bool with_variance_;
   const LineServer* server_ = nullptr;
   Task task_;
   std::unique_ptr<LineParser> parser_;
@@ -198,6 +249,9 @@ class ServeModel {
   std::vector<Real> row_;
   std::vector<Real> model_targets_;
   std::vector<Real> outputs_;
+  // The warm-up window, until the model exists.
+  int window_lines_ = 0;
+  std::vector<WarmUpLine> window_;
 };
 
 template <class Real>
@@ -214,6 +268,11 @@ int Serve(int signal_fd) {
                                                        checkpoint->record.task, load_path);
         !status.ok()) {
       std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+      return kExitUsageError;
+    }
+    if (absl::GetFlag(FLAGS_variance) && checkpoint->record.task.num_outputs() > 1) {
+      std::fprintf(stderr, "rffstream serve: --variance is for a single regression target; the model has %d outputs\n",
+                   checkpoint->record.task.num_outputs());
       return kExitUsageError;
     }
     loaded.emplace(*std::move(checkpoint));
@@ -262,19 +321,6 @@ int Serve(int signal_fd) {
   return kExitSuccess;
 }
 
-// serve has no warm-up window (yet): what the automatic settings asked for
-// become instead, or nullopt when none was asked for.
-std::optional<std::string> NoWarmUpNote() {
-  std::vector<std::string> fallbacks;
-  if (absl::GetFlag(FLAGS_standardize) > 0) fallbacks.push_back("inputs are not standardized");
-  if (GammaFromWarmUp()) fallbacks.push_back("--gamma=auto is 1/(2 x inputs)");
-  if (RidgeFromWarmUp()) fallbacks.push_back(absl::StrCat("--ridge=auto is ", kFallbackRidge));
-  if (KernelFromWarmUp()) fallbacks.push_back("--kernel=auto is gaussian");
-  if (fallbacks.empty()) return std::nullopt;
-  return absl::StrCat("no warm-up window: ", absl::StrJoin(fallbacks, ", "),
-                      " (tune with `rffstream learn` and serve its checkpoint with --load)");
-}
-
 // Each connection holds a descriptor: raises the soft limit on open files to
 // the hard one (the common soft limit, 1024, is what --max_connections
 // defaults to), and when even that is short of --max_connections plus the
@@ -314,17 +360,16 @@ int RunServeCommand() {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
     return kExitUsageError;
   }
+  if (absl::GetFlag(FLAGS_variance) && OutputsFromFlags() > 1) {
+    std::fprintf(stderr, "rffstream serve: --variance is for a single regression target\n");
+    return kExitUsageError;
+  }
   if (absl::GetFlag(FLAGS_max_connections) < 1 || absl::GetFlag(FLAGS_idle_timeout) < 0 ||
       absl::GetFlag(FLAGS_fields) < 0 || absl::GetFlag(FLAGS_max_line_bytes) <= 0) {
     std::fprintf(stderr,
                  "rffstream serve: --max_connections, --max_line_bytes must be positive; "
                  "--idle_timeout, --fields non-negative\n");
     return kExitUsageError;
-  }
-  if (absl::GetFlag(FLAGS_load).empty()) {
-    if (std::optional<std::string> note = NoWarmUpNote()) {
-      std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());
-    }
   }
   if (std::optional<std::string> note = FitDescriptorLimit(); note.has_value()) {
     std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());

@@ -31,6 +31,10 @@ namespace {
 
 using rffstream::testing::TempDir;
 
+// Settings given, so that a server answers from the first line: the tests
+// of the protocol's mechanics need no warm-up window.
+const std::string kNoWarmUp[] = {"--standardize=0", "--gamma=0.5", "--ridge=0.01"};
+
 class ServerProcess {
  public:
   // Starts `rffstream serve` with `arguments` plus a port file, and waits
@@ -208,7 +212,7 @@ std::string DataLine(int client, int t) {
 
 TEST_CASE("serve answers data and control lines, one response each", "[serve]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=32"});
+  ServerProcess server(dir, {"--features=32", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2]});
   Client client(server.port());
   client.Send("1,2,3\n4,5,6\n0.5,0.5,\nbad,line,1\n1,2\n!ping\n!stats\n!save\n!bogus\n");
   const std::vector<std::string> lines = client.ReadLines(9);
@@ -282,7 +286,7 @@ TEST_CASE("64 concurrent clients x 5000 lines: every line answered in order, one
 
 TEST_CASE("serve closes a connection after an over-long line", "[serve][errors]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=16", "--max_line_bytes=64"});
+  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2], "--max_line_bytes=64"});
   Client client(server.port());
   client.Send("1,2,3\n" + std::string(200, '7') + ",1,2\n1,2,3\n");
   CHECK(client.ReadLine() == std::optional<std::string>("0"));
@@ -296,7 +300,7 @@ TEST_CASE("serve closes a connection after an over-long line", "[serve][errors]"
 
 TEST_CASE("a client that disconnects mid-line costs nothing else", "[serve][errors]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=16"});
+  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2]});
   {
     Client leaver(server.port());
     leaver.Send("1,2,3\n4,5");  // the second line never ends
@@ -363,7 +367,7 @@ TEST_CASE("SIGTERM answers the lines already received, saves, exits 0", "[serve]
 TEST_CASE("serve listens on a Unix socket and removes it on exit", "[serve][unix]") {
   TempDir dir;
   const std::string path = dir.File("rff.sock");
-  ServerProcess server(dir, {"--features=16", "--listen=unix:" + path}, /*unix_socket=*/true);
+  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2], "--listen=unix:" + path}, /*unix_socket=*/true);
   {
     Client client(path);
     client.Send("!ping\n1,2,3\n");
@@ -472,7 +476,7 @@ TEST_CASE("Error lines escape control bytes and invalid UTF-8", "[serve][errors]
 TEST_CASE("A number too large for the model is an error line and is not learned",
           "[serve][errors][nonfinite]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=16"});
+  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2]});
   Client client(server.port());
   client.Send("1,2,3\n1.5e308,2,3\n1,2,1e300\n0.5,0.25,\n!stats\n");
   const std::vector<std::string> lines = client.ReadLines(5);
@@ -490,7 +494,7 @@ TEST_CASE("A number too large for the model is an error line and is not learned"
 TEST_CASE("A first line wider than --max_inputs is refused; the next one starts the model",
           "[serve][errors][hostile]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=16", "--max_inputs=100"});
+  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2], "--max_inputs=100"});
   Client client(server.port());
   std::string wide;
   for (int i = 0; i < 256; ++i) wide += "1,";
@@ -541,6 +545,72 @@ TEST_CASE("serve --load of a classifier answers classes without its flags", "[se
   CHECK(rffstream::testing::WaitForExit(pid, std::chrono::seconds(10)) == 2);
   CHECK(rffstream::testing::ReadText(other.File("log")).find("--classes=4 (the model has 3 classes)") !=
         std::string::npos);
+}
+
+// `learn --predictions=-` on a file, and the answers of `serve` with the same
+// flags to the same lines on one connection: after the warm-up window they
+// are the same text, line for line.
+void CheckServeAnswersAsLearnWrites(const std::vector<std::string>& flags, const std::string& lines,
+                                    int warm_up) {
+  TempDir dir;
+  const std::string input = dir.File("lines.csv"), predictions = dir.File("learn.txt");
+  std::ofstream(input) << lines;
+  std::string command = std::string(RFFSTREAM_APP_PATH) + " learn --quiet --input=" + input +
+                        " --predictions=" + predictions;
+  for (const std::string& flag : flags) command += " " + flag;
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::vector<std::string> learned;
+  {
+    std::ifstream file(predictions);
+    for (std::string line; std::getline(file, line);) learned.push_back(line);
+  }
+  ServerProcess server(dir, flags);
+  Client client(server.port());
+  client.Send(lines);
+  const std::vector<std::string> answers = client.ReadLines(learned.size());
+  REQUIRE(answers.size() == learned.size());
+  for (size_t i = 0; i < answers.size(); ++i) {
+    INFO("line " << i + 1);
+    if (static_cast<int>(i) < warm_up) {
+      CHECK(answers[i] ==
+            "warming up (" + std::to_string(i + 1) + " of " + std::to_string(warm_up) + ")");
+    } else {
+      CHECK(answers[i] == learned[i]);
+    }
+  }
+  CHECK(server.Terminate() == 0);
+}
+
+std::string GeneratedLines(const std::string& arguments) {
+  TempDir dir;
+  const std::string path = dir.File("series.csv");
+  REQUIRE(std::system((std::string(RFFSTREAM_APP_PATH) + " generate " + arguments + " > " + path).c_str()) == 0);
+  return rffstream::testing::ReadText(path);
+}
+
+TEST_CASE("serve answers what learn writes: the default warm-up, standardization and tuning",
+          "[serve][parity]") {
+  CheckServeAnswersAsLearnWrites({"--features=32"}, GeneratedLines("--samples=400 --embedding=4"), 256);
+  CheckServeAnswersAsLearnWrites({"--features=32", "--standardize=50", "--gamma=auto", "--ridge=0.01",
+                                  "--precision=float32"},
+                                 GeneratedLines("--samples=200 --embedding=3"), 50);
+}
+
+TEST_CASE("serve answers what learn writes: classes, targets, variance", "[serve][parity]") {
+  std::string classes;
+  for (int t = 0; t < 400; ++t) {
+    const double x = std::sin(0.37 * t), y = std::cos(0.91 * t);
+    classes += std::to_string(x) + "," + std::to_string(y) + "," +
+               std::to_string(x > 0 ? (y > 0 ? 0 : 1) : 2) + "\n";
+  }
+  CheckServeAnswersAsLearnWrites({"--features=32", "--classes=3"}, classes, 256);
+  const std::string series = GeneratedLines("--samples=300 --embedding=4");
+  CheckServeAnswersAsLearnWrites({"--features=32", "--targets=0,4", "--standardize=40"}, series, 40);
+  CheckServeAnswersAsLearnWrites({"--features=32", "--variance", "--standardize=40"}, series, 40);
+  // Without a warm-up, answers from the first line.
+  CheckServeAnswersAsLearnWrites(
+      {"--features=32", "--standardize=0", "--gamma=0.5", "--ridge=0.01", "--kernel=matern32"},
+      series, 0);
 }
 
 }  // namespace
