@@ -155,19 +155,30 @@ void LineServer::UpdateInterest(Connection& connection) {
 
 void LineServer::AnswerLines(Connection& connection) {
   std::size_t start = 0;
-  while (!connection.close_after_flush && !connection.output_full()) {
-    const std::size_t newline = connection.input.find('\n', start);
-    if (newline == std::string::npos) break;
-    std::string_view line(connection.input.data() + start, newline - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.size() > options_.max_line_bytes) {
-      absl::StrAppend(&connection.output, "error: line longer than ", options_.max_line_bytes,
-                      " bytes\n");
-      connection.close_after_flush = true;
-      break;
+  bool too_long = false;
+  while (!connection.close_after_flush && !too_long && !connection.output_full()) {
+    batch_.clear();
+    std::size_t next = start;
+    while (batch_.size() < kMaxLinesPerBatch) {
+      const std::size_t newline = connection.input.find('\n', next);
+      if (newline == std::string::npos) break;
+      std::string_view line(connection.input.data() + next, newline - next);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.size() > options_.max_line_bytes) {
+        too_long = true;  // answered after the lines before it
+        break;
+      }
+      batch_.push_back(line);
+      next = newline + 1;
     }
-    absl::StrAppend(&connection.output, handler_(line), "\n");
-    start = newline + 1;
+    if (batch_.empty() && !too_long) break;
+    if (!batch_.empty()) handler_(batch_, connection.output);
+    start = next;
+  }
+  if (too_long) {
+    absl::StrAppend(&connection.output, "error: line longer than ", options_.max_line_bytes,
+                    " bytes\n");
+    connection.close_after_flush = true;
   }
   connection.input.erase(0, start);
   // The unfinished line after the complete ones held back by backpressure.

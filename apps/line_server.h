@@ -26,9 +26,11 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
@@ -41,8 +43,13 @@ struct LineServerOptions {
   absl::Duration idle_timeout = absl::ZeroDuration();  // zero: no timeout
 };
 
-// Answers one request line (without its '\n') with one response line.
-using LineHandler = std::function<std::string(std::string_view line)>;
+// Answers request lines (without their '\n'): appends one response line,
+// '\n' included, per request line to `output`, in order. The lines are the
+// complete ones that one read of one connection brought (at most
+// kMaxLinesPerBatch), so a handler may treat them as a batch.
+using LineHandler =
+    std::function<void(std::span<const std::string_view> lines, std::string& output)>;
+inline constexpr std::size_t kMaxLinesPerBatch = 512;
 
 class LineServer {
  public:
@@ -84,6 +91,7 @@ class LineServer {
   int epoll_fd_ = -1;
   LineServerOptions options_;
   LineHandler handler_;
+  std::vector<std::string_view> batch_;  // reused by AnswerLines
   std::FILE* log_;
   std::unordered_map<int, std::unique_ptr<Connection>> connections_;
   std::int64_t accepted_ = 0;

@@ -33,6 +33,8 @@ ABSL_DECLARE_FLAG(std::string, save);
 ABSL_DECLARE_FLAG(int64_t, max_line_bytes);
 ABSL_DECLARE_FLAG(bool, tune_report);
 ABSL_DECLARE_FLAG(bool, variance);
+ABSL_DECLARE_FLAG(int, block);
+ABSL_DECLARE_FLAG(double, forget);
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:7878",
           "serve: HOST:PORT (IPv4 or [IPv6]; port 0 = any free port) or unix:PATH. Loopback by "
@@ -61,7 +63,11 @@ class ServeModel {
   ServeModel(std::string save_path, std::optional<BasicCheckpoint<Real>> loaded)
       : save_path_(std::move(save_path)),
         fields_(absl::GetFlag(FLAGS_fields)),
-        with_variance_(absl::GetFlag(FLAGS_variance)) {
+        with_variance_(absl::GetFlag(FLAGS_variance)),
+        // Blocks are exact with β = 1; --variance needs each prediction
+        // before the next update; --block=1 asks for one at a time.
+        blocks_(absl::GetFlag(FLAGS_forget) == 1.0 && !with_variance_ &&
+                !(IsSetByUser(FLAGS_block) && absl::GetFlag(FLAGS_block) == 1)) {
     if (loaded.has_value()) {
       learner_.emplace(std::move(loaded->learner));
       SetTask(loaded->record.task);
@@ -71,6 +77,17 @@ class ServeModel {
   }
 
   void set_server(const LineServer* server) { server_ = server; }
+
+  // The complete lines of one read: runs of labelled data lines are learned
+  // as blocks; every line gets its answer, in order.
+  void HandleLines(std::span<const std::string_view> lines, std::string& output) {
+    for (std::string_view line : lines) {
+      if (QueueForBlock(line)) continue;
+      FlushBlock(output);
+      absl::StrAppend(&output, Handle(line), "\n");
+    }
+    FlushBlock(output);
+  }
 
   std::string Handle(std::string_view line) {
     if (!line.empty() && line.front() == '!') return Control(line.substr(1));
@@ -174,14 +191,62 @@ class ServeModel {
 
   // The answer line from outputs_: the class, or the predictions, and the
   // variance with --variance.
-  std::string Answer(Real variance) const {
-    if (task_.is_classifier()) return absl::StrCat(PredictedClass<Real>(outputs_));
-    if (with_variance_) return absl::StrCat(Number(outputs_[0]), ",", Number(variance));
+  std::string Answer(Real variance) const { return AnswerFor(outputs_, variance); }
+
+  std::string AnswerFor(std::span<const Real> outputs, Real variance) const {
+    if (task_.is_classifier()) return absl::StrCat(PredictedClass<Real>(outputs));
+    if (with_variance_) return absl::StrCat(Number(outputs[0]), ",", Number(variance));
     std::string answer;
-    for (std::size_t output = 0; output < outputs_.size(); ++output) {
-      absl::StrAppend(&answer, output == 0 ? "" : ",", Number(outputs_[output]));
+    for (std::size_t output = 0; output < outputs.size(); ++output) {
+      absl::StrAppend(&answer, output == 0 ? "" : ",", Number(outputs[output]));
     }
     return answer;
+  }
+
+  // A labelled data line the model can learn in a block: parsed, mapped and
+  // queued (true); anything else is left to Handle().
+  bool QueueForBlock(std::string_view line) {
+    if (!blocks_ || !learner_.has_value() || parser_ == nullptr || line.empty() || line.front() == '!') {
+      return false;
+    }
+    absl::StatusOr<bool> labelled = parser_->ParseTargets(line, inputs_, targets_);
+    if (!labelled.ok() || !*labelled || InvalidClassLabel(task_, targets_[0]).has_value()) {
+      return false;
+    }
+    std::copy(inputs_.begin(), inputs_.end(), converted_.begin());
+    const std::size_t row_length = row_.size();
+    block_rows_.resize(block_rows_.size() + row_length);
+    learner_->MapRow(converted_, std::span<Real>(block_rows_).last(row_length));
+    block_targets_.resize(block_targets_.size() + model_targets_.size());
+    EncodeTargets<Real>(task_, targets_, std::span<Real>(block_targets_).last(model_targets_.size()));
+    block_labels_.insert(block_labels_.end(), targets_.begin(), targets_.end());
+    return true;
+  }
+
+  // Learns the queued lines as one block (exact with β = 1: the a-priori
+  // predictions equal one-at-a-time learning's, to rounding) and answers them.
+  void FlushBlock(std::string& output) {
+    if (block_labels_.empty()) return;
+    const std::size_t outputs = model_targets_.size(), labels = targets_.size();
+    block_priors_.resize(block_targets_.size());
+    learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
+    for (std::size_t s = 0; s * outputs < block_priors_.size(); ++s) {
+      const std::span<const Real> priors = std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
+      const std::span<const double> label = std::span<const double>(block_labels_).subspan(s * labels, labels);
+      if (!AllFinite<Real>(priors)) {
+        absl::StrAppend(&output, Error(kTooLarge), "\n");
+        continue;
+      }
+      if (task_.is_classifier()) {
+        classification_.Add(PredictedClass<Real>(priors), static_cast<int>(label[0]));
+      } else {
+        metrics_.Add(priors[0], label[0]);
+      }
+      absl::StrAppend(&output, AnswerFor(priors, Real{0}), "\n");
+    }
+    block_rows_.clear();
+    block_targets_.clear();
+    block_labels_.clear();
   }
 
   void SetTask(const Task& task) {
@@ -236,6 +301,7 @@ class ServeModel {
   const std::string save_path_;
   const int fields_;
   const bool with_variance_;
+  const bool blocks_;
   const LineServer* server_ = nullptr;
   Task task_;
   std::unique_ptr<LineParser> parser_;
@@ -249,6 +315,12 @@ class ServeModel {
   std::vector<Real> row_;
   std::vector<Real> model_targets_;
   std::vector<Real> outputs_;
+  // Labelled lines of one read waiting to be learned as a block: feature
+  // rows, model targets, labels.
+  std::vector<Real> block_rows_;
+  std::vector<Real> block_targets_;
+  std::vector<double> block_labels_;
+  std::vector<Real> block_priors_;
   // The warm-up window, until the model exists.
   int window_lines_ = 0;
   std::vector<WarmUpLine> window_;
@@ -301,7 +373,10 @@ int Serve(int signal_fd) {
   options.max_line_bytes = static_cast<std::size_t>(absl::GetFlag(FLAGS_max_line_bytes));
   options.idle_timeout = absl::Seconds(absl::GetFlag(FLAGS_idle_timeout));
   LineServer server(*listen_fd, options,
-                    [&model](std::string_view line) { return model.Handle(line); }, stderr);
+                    [&model](std::span<const std::string_view> lines, std::string& output) {
+                      model.HandleLines(lines, output);
+                    },
+                    stderr);
   model.set_server(&server);
   absl::Status status = server.Run(signal_fd);
   if (address->is_unix) ::unlink(address->path.c_str());
