@@ -127,9 +127,20 @@ class ServeModel {
     if (save_path_.empty()) {
       return absl::FailedPreconditionError("no checkpoint file configured (start with --save=FILE)");
     }
-    if (!learner_.has_value()) return absl::FailedPreconditionError("no model yet (no data line)");
+    if (!learner_.has_value() && stopping_ && !window_.empty()) {
+      // Stopping before the window filled: as learn does at the end of a
+      // short input, the model is built from the lines there are.
+      if (absl::Status built = BuildModel(); !built.ok()) return built;
+    }
+    if (!learner_.has_value()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "no model yet (the warm-up window holds ", window_.size(), " of ", window_lines_, " lines)"));
+    }
     return SaveCheckpoint(save_path_, *learner_, CheckpointRecord{task_, metrics_, classification_});
   }
+
+  // The server is stopping: a save may complete the warm-up.
+  void set_stopping() { stopping_ = true; }
 
  private:
   static constexpr std::string_view kTooLarge =
@@ -328,6 +339,7 @@ class ServeModel {
   std::vector<double> block_labels_;
   std::vector<Real> block_priors_;
   // The warm-up window, until the model exists.
+  bool stopping_ = false;
   int window_lines_ = 0;
   std::vector<WarmUpLine> window_;
 };
@@ -391,6 +403,7 @@ int Serve(int signal_fd) {
     return kExitIoError;
   }
   if (!absl::GetFlag(FLAGS_save).empty()) {
+    model.set_stopping();
     if (absl::Status saved = model.Save(); !saved.ok()) {
       std::fprintf(stderr, "rffstream serve: checkpoint not saved: %s\n",
                    std::string(saved.message()).c_str());

@@ -365,6 +365,27 @@ TEST_CASE("SIGTERM answers the lines already received, saves, exits 0", "[serve]
   CHECK(text.str().find("\"samples_learned\": 3000") != std::string::npos);
 }
 
+TEST_CASE("Stopped before the warm-up window is full, serve still saves those lines",
+          "[serve][shutdown]") {
+  TempDir dir;
+  const std::string checkpoint = dir.File("model.rff");
+  ServerProcess server(dir, {"--features=32", "--save=" + checkpoint});
+  Client client(server.port());
+  std::string lines;
+  for (int t = 0; t < 10; ++t) lines += DataLine(1, t) + "\n";
+  client.Send(lines + "!save\n");
+  const std::vector<std::string> answers = client.ReadLines(11);
+  REQUIRE(answers.size() == 11);
+  CHECK(answers[9] == "warming up (10 of 256)");
+  CHECK(answers[10] == "error: no model yet (the warm-up window holds 10 of 256 lines)");
+  CHECK(server.Terminate() == 0);
+  const std::string command = std::string(RFFSTREAM_APP_PATH) + " export --load=" + checkpoint +
+                              " > " + dir.File("model.json");
+  REQUIRE(std::system(command.c_str()) == 0);
+  CHECK(rffstream::testing::ReadText(dir.File("model.json")).find("\"samples_learned\": 10") !=
+        std::string::npos);
+}
+
 TEST_CASE("serve listens on a Unix socket and removes it on exit", "[serve][unix]") {
   TempDir dir;
   const std::string path = dir.File("rff.sock");
