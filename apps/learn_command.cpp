@@ -350,7 +350,9 @@ class LearnRun {
     pending_.push_back(WarmUpLine{line_number_, false, parsed.labelled,
                                    std::vector<double>(inputs.begin(), inputs.end()),
                                    std::vector<double>(targets.begin(), targets.end())});
-    if (static_cast<int>(pending_.size()) >= warm_up_lines_) return StartLearner();
+    // The window counts data lines only (as serve's does): blank and bad
+    // lines keep their place in the output but not in the window.
+    if (++window_data_lines_ >= warm_up_lines_) return StartLearner();
     return std::nullopt;
   }
 
@@ -599,7 +601,8 @@ class LearnRun {
   std::FILE* log_;
   const bool quiet_;
   const bool strict_;
-  const int warm_up_lines_;  // held back before the model exists (warm_up.h)
+  const int warm_up_lines_;  // data lines held back before the model exists (warm_up.h)
+  int window_data_lines_ = 0;
   const int block_size_;
   const bool with_variance_;
   const bool tune_report_;

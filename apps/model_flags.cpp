@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -81,15 +82,15 @@ absl::StatusOr<double> NumericGammaFromFlag() {
   return gamma;
 }
 
-// --ridge as a number (0 for auto).
-absl::StatusOr<double> NumericRidgeFromFlag() {
+// --ridge as a number (nullopt for auto); any number goes on to Validate().
+absl::StatusOr<std::optional<double>> NumericRidgeFromFlag() {
   const std::string text = absl::GetFlag(FLAGS_ridge);
+  if (text == "auto") return std::optional<double>();
   double ridge = 0.0;
-  if (text == "auto") return ridge;
   if (!absl::SimpleAtod(text, &ridge)) {
     return absl::InvalidArgumentError(absl::StrCat("--ridge=", text, ": expected a number or auto"));
   }
-  return ridge;
+  return std::optional<double>(ridge);
 }
 
 // The bandwidth comes from lengthscales when they are given.
@@ -156,7 +157,7 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int nu
   absl::StatusOr<double> gamma = NumericGammaFromFlag();
   if (!gamma.ok()) return gamma.status();
   const double lengthscale = absl::GetFlag(FLAGS_lengthscale);
-  if (IsSetByUser(FLAGS_gamma) && lengthscale != 0.0) {
+  if (IsSetByUser(FLAGS_gamma) && !gamma_text.empty() && lengthscale != 0.0) {
     return absl::InvalidArgumentError("--gamma and --lengthscale are exclusive: give one");
   }
   if (lengthscale < 0.0) {
@@ -177,9 +178,9 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromFlags(int input_dimension, int nu
                                                      " values, but the input has ", input_dimension));
     }
   }
-  absl::StatusOr<double> ridge = NumericRidgeFromFlag();
+  absl::StatusOr<std::optional<double>> ridge = NumericRidgeFromFlag();
   if (!ridge.ok()) return ridge.status();
-  config.ridge = *ridge != 0.0 ? *ridge : kFallbackRidge;  // auto: tuned later
+  config.ridge = ridge->value_or(kFallbackRidge);  // auto: tuned later
   config.forgetting = absl::GetFlag(FLAGS_forget);
   config.intercept = absl::GetFlag(FLAGS_intercept);
   config.num_outputs = num_outputs;
@@ -224,7 +225,7 @@ absl::Status CheckFlagsAgreeWithModel(const LearnerConfig& model, const Task& ta
   conflict(IsSetByUser(FLAGS_lengthscale) &&
                GammaFromLengthscale(absl::GetFlag(FLAGS_lengthscale)) != features.gamma,
            absl::GetFlagReflectionHandle(FLAGS_lengthscale), absl::StrCat("gamma ", features.gamma));
-  const absl::StatusOr<double> ridge = NumericRidgeFromFlag();
+  const absl::StatusOr<std::optional<double>> ridge = NumericRidgeFromFlag();
   const bool ridge_agrees = RidgeFromWarmUp() ? task.ridge_from_warm_up
                                               : ridge.ok() && *ridge == model.ridge;
   conflict(IsSetByUser(FLAGS_ridge) && !ridge_agrees, absl::GetFlagReflectionHandle(FLAGS_ridge),
@@ -254,8 +255,9 @@ bool RidgeFromWarmUp() { return absl::GetFlag(FLAGS_ridge) == "auto"; }
 bool KernelFromWarmUp() { return absl::GetFlag(FLAGS_kernel) == "auto"; }
 
 absl::Status ValidateModelFlags() {
-  if (IsSetByUser(FLAGS_gamma) && !absl::GetFlag(FLAGS_lengthscales).empty()) {
-    return absl::InvalidArgumentError("--gamma and --lengthscales are exclusive");
+  if (IsSetByUser(FLAGS_gamma) && absl::GetFlag(FLAGS_gamma) == "auto" &&
+      !absl::GetFlag(FLAGS_lengthscales).empty()) {
+    return absl::InvalidArgumentError("--gamma=auto and --lengthscales are exclusive");
   }
   if (KernelFromWarmUp() && absl::GetFlag(FLAGS_sampler) != "iid") {
     return absl::InvalidArgumentError(absl::StrCat(

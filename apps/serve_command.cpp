@@ -88,7 +88,10 @@ class ServeModel {
   // as blocks; every line gets its answer, in order.
   void HandleLines(std::span<const std::string_view> lines, std::string& output) {
     for (std::string_view line : lines) {
-      if (QueueForBlock(line)) continue;
+      if (QueueForBlock(line)) {
+        if (block_labels_.size() >= BlockLimit() * targets_.size()) FlushBlock(output);
+        continue;
+      }
       FlushBlock(output);
       absl::StrAppend(&output, Handle(line), "\n");
     }
@@ -166,11 +169,18 @@ class ServeModel {
   // the window builds the model, which then learns the window's lines in
   // order, as `learn` does.
   std::string HoldForWarmUp(bool labelled) {
+    // A model that cannot be built (flags that do not fit the input) is not
+    // retried line after line: its reason answers every data line.
+    if (!build_error_.ok()) return Error(std::string(build_error_.message()));
     window_.push_back(WarmUpLine{static_cast<std::int64_t>(window_.size()) + 1, false, labelled,
                                  inputs_, targets_});
     const std::string answer = absl::StrCat("warming up (", window_.size(), " of ", window_lines_, ")");
     if (static_cast<int>(window_.size()) < window_lines_) return answer;
-    if (absl::Status built = BuildModel(); !built.ok()) return Error(std::string(built.message()));
+    if (absl::Status built = BuildModel(); !built.ok()) {
+      build_error_ = built;
+      window_.clear();
+      return Error(std::string(built.message()));
+    }
     return answer;
   }
 
@@ -238,6 +248,12 @@ class ServeModel {
     EncodeTargets<Real>(task_, targets_, std::span<Real>(block_targets_).last(model_targets_.size()));
     block_labels_.insert(block_labels_.end(), targets_.begin(), targets_.end());
     return true;
+  }
+
+  // The labelled lines a block holds at most: --block=k when given.
+  std::size_t BlockLimit() const {
+    return IsSetByUser(FLAGS_block) ? static_cast<std::size_t>(absl::GetFlag(FLAGS_block))
+                                    : kMaxLinesPerBatch;
   }
 
   // Learns the queued lines as one block (exact with β = 1: the a-priori
@@ -339,6 +355,7 @@ class ServeModel {
   std::vector<double> block_labels_;
   std::vector<Real> block_priors_;
   // The warm-up window, until the model exists.
+  absl::Status build_error_;
   bool stopping_ = false;
   int window_lines_ = 0;
   std::vector<WarmUpLine> window_;

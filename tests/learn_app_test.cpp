@@ -192,6 +192,11 @@ TEST_CASE("learn usage errors exit with code 2", "[app][errors]") {
   SECTION("unknown command") {
     CHECK(RunApp("teach", "").exit_code == 2);
   }
+  SECTION("a ridge of zero is refused, not replaced") {
+    const RunResult result = RunApp("learn --ridge=0", "1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("ridge must be in [1e-12, 1e+12], got 0") != std::string::npos);
+  }
 }
 
 TEST_CASE("learn reports a missing input file with exit code 1", "[app][errors]") {

@@ -47,12 +47,15 @@ absl::StatusOr<std::vector<double>> LeaveOneOutErrors(std::span<const double> fe
   // matrix: ZZᵀ = U diag(σ²) Uᵀ directly, or ZᵀZ = V diag(σ²) Vᵀ and U = Z V / σ.
   Matrix left;
   Eigen::VectorXd squared_singular_values;
+  const auto not_converged = absl::InternalError("leave-one-out: the eigendecomposition did not converge");
   if (rows <= dimension) {
     const Eigen::SelfAdjointEigenSolver<Matrix> eigen(z * z.transpose());
+    if (eigen.info() != Eigen::Success) return not_converged;
     left = eigen.eigenvectors();
     squared_singular_values = eigen.eigenvalues();
   } else {
     const Eigen::SelfAdjointEigenSolver<Matrix> eigen(z.transpose() * z);
+    if (eigen.info() != Eigen::Success) return not_converged;
     squared_singular_values = eigen.eigenvalues();
     left = z * eigen.eigenvectors();
     for (int j = 0; j < dimension; ++j) {

@@ -72,8 +72,16 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
   const auto try_bandwidth = [&](KernelKind kernel, double gamma) -> absl::Status {
     features.kernel = kernel;
     features.gamma = gamma;
+    // A grid point that cannot be evaluated (a bandwidth too large for the
+    // sampler, a decomposition that fails) is out of the running, not the
+    // end of the search.
+    const auto skip = [&] {
+      result.errors.insert(result.errors.end(), result.ridges.size(),
+                           std::numeric_limits<double>::infinity());
+      return absl::OkStatus();
+    };
     absl::StatusOr<FeatureMap> map = FeatureMap::Create(features);
-    if (!map.ok()) return map.status();
+    if (!map.ok()) return skip();
     for (int i = 0; i < rows; ++i) {
       map->Map(inputs.subspan(static_cast<std::size_t>(i) * dimension, dimension),
                std::span<double>(rows_of_features)
@@ -81,12 +89,12 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
     }
     absl::StatusOr<std::vector<double>> errors = LeaveOneOutErrors(
         rows_of_features, rows, width, targets, outputs, result.ridges, request.criterion);
-    if (!errors.ok()) return errors.status();
+    if (!errors.ok()) return skip();
     absl::StatusOr<std::vector<double>> squared =
         request.criterion == LeaveOneOutCriterion::kSquaredError
             ? errors
             : LeaveOneOutErrors(rows_of_features, rows, width, targets, outputs, result.ridges);
-    if (!squared.ok()) return squared.status();
+    if (!squared.ok()) return skip();
     for (std::size_t r = 0; r < errors->size(); ++r) {
       result.errors.push_back((*errors)[r]);
       const bool better = (*errors)[r] < result.error ||
