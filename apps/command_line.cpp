@@ -58,9 +58,9 @@ std::string Topic(const absl::CommandLineFlag& flag) {
   const std::string file = flag.Filename();
   const auto from = [&](std::string_view stem) { return file.find(stem) != std::string::npos; };
   if (from("model_flags")) return "model (learn, serve; checked against --load)";
-  if (from("input_format")) return "input lines (learn, predict, serve)";
-  if (from("learn_command")) return "learn and predict";
-  if (from("serve_command")) return "serve";
+  if (from("input_flags")) return "input lines (learn, predict, serve)";
+  if (from("stream_flags")) return "learn and predict";
+  if (from("serve_flags")) return "serve";
   if (from("export_command")) return "export";
   if (from("generate_command")) return "generate";
   return "every command";

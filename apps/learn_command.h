@@ -5,14 +5,16 @@
 #ifndef RFFSTREAM_APPS_LEARN_COMMAND_H_
 #define RFFSTREAM_APPS_LEARN_COMMAND_H_
 
+#include "options.h"
+
 namespace rffstream::app {
 
 // Runs with the parsed command-line flags; returns the process exit code.
-int RunLearnCommand();
+int RunLearnCommand(const StreamOptions& options);
 
 // `rffstream predict --load=FILE`: the same input handling, but the model
 // only predicts; labelled lines are scored, never learned from.
-int RunPredictCommand();
+int RunPredictCommand(const StreamOptions& options);
 
 }  // namespace rffstream::app
 

@@ -16,6 +16,7 @@
 #include "exit_codes.h"
 #include "export_command.h"
 #include "generate_command.h"
+#include "flags.h"
 #include "learn_command.h"
 #include "serve_command.h"
 #include "rffstream/simd.h"
@@ -99,10 +100,12 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   const std::string_view command = positional[1];
-  if (command == "learn") return rffstream::app::RunLearnCommand();
-  if (command == "predict") return rffstream::app::RunPredictCommand();
+  // The flags are read once, here; the commands take their values.
+  const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
+  if (command == "learn") return rffstream::app::RunLearnCommand(options);
+  if (command == "predict") return rffstream::app::RunPredictCommand(options);
   if (command == "export") return rffstream::app::RunExportCommand();
-  if (command == "serve") return rffstream::app::RunServeCommand();
+  if (command == "serve") return rffstream::app::RunServeCommand(options);
   if (command == "generate") return rffstream::app::RunGenerateCommand();
   std::fprintf(stderr, "rffstream: unknown command '%s'\n\n%s", positional[1], kUsage);
   return rffstream::app::kExitUsageError;

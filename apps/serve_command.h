@@ -5,9 +5,12 @@
 #ifndef RFFSTREAM_APPS_SERVE_COMMAND_H_
 #define RFFSTREAM_APPS_SERVE_COMMAND_H_
 
+#include "options.h"
+
 namespace rffstream::app {
 
-int RunServeCommand();
+// Runs until SIGINT or SIGTERM; returns the process exit code.
+int RunServeCommand(StreamOptions options);
 
 }  // namespace rffstream::app
 

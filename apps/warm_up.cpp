@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "model_flags.h"
+#include "model_options.h"
 #include "rffstream/feature_map_config.h"
 #include "rffstream/input_statistics.h"
 #include "task_outputs.h"
@@ -18,8 +17,6 @@ namespace {
 bool Tame(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double value) { return std::abs(value) < 1e150; });
 }
-
-bool ChoosesSettings() { return GammaFromWarmUp() || RidgeFromWarmUp() || KernelFromWarmUp(); }
 
 // The tuning error as shown: rmse for regression, the error rate of a classifier.
 const char* ErrorName(const Task& task) { return task.is_classifier() ? "error rate" : "rmse"; }
@@ -49,40 +46,44 @@ void PrintTable(std::FILE* log, const TuningResult& tuned, const Task& task) {
 
 }  // namespace
 
-int WarmUpWindowLines(int num_classes) {
-  const int standardize = absl::GetFlag(FLAGS_standardize);
-  if (IsSetByUser(FLAGS_standardize) && standardize > 0) return standardize;
-  if (!ChoosesSettings()) return standardize;
-  return std::max(kDefaultWarmUpLines, kWarmUpLinesPerClass * num_classes);
-}
-
-WarmUpDecision DecideOnWarmUp(LearnerConfig config, const Task& task,
-                              std::vector<WarmUpLine>& window) {
+WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config, const Task& task,
+                              std::vector<WarmUpLine>& window, int window_lines) {
+  // The window: its first `window_lines` data lines.
+  std::vector<WarmUpLine*> lines;
+  for (WarmUpLine& line : window) {
+    if (line.kind != WarmUpLine::Kind::kData) continue;
+    if (static_cast<int>(lines.size()) == window_lines) break;
+    lines.push_back(&line);
+  }
   WarmUpDecision decision;
-  if (absl::GetFlag(FLAGS_standardize) > 0) {
+  if (options.standardize > 0) {
     InputStatistics statistics(task.num_inputs());
-    for (WarmUpLine& line : window) {
-      if (line.rejected || statistics.Add(line.inputs)) continue;
-      line.rejected = true;
-      decision.refused_lines.push_back(line.line_number);
+    for (WarmUpLine* line : lines) {
+      if (statistics.Add(line->inputs)) continue;
+      line->kind = WarmUpLine::Kind::kNoAnswer;
+      line->text = WarmUpDecision::kRefusal;
+      decision.refused_lines.push_back(line->line_number);
     }
     config.features.input_offset = statistics.Means();
     config.features.input_scale = statistics.StandardDeviations();
   }
-  if (ChoosesSettings()) {
+  if (ChoosesOnWarmUp(options)) {
     // The labelled lines, their labels encoded as the model's targets.
     std::vector<double> inputs, targets;
     std::vector<double> encoded(static_cast<std::size_t>(task.num_outputs()));
-    for (const WarmUpLine& line : window) {
-      if (line.rejected || !line.labelled || !Tame(line.inputs) || !Tame(line.targets)) continue;
-      inputs.insert(inputs.end(), line.inputs.begin(), line.inputs.end());
-      EncodeTargets<double>(task, line.targets, encoded);
+    for (const WarmUpLine* line : lines) {
+      if (line->kind != WarmUpLine::Kind::kData || !line->labelled || !Tame(line->inputs) ||
+          !Tame(line->targets)) {
+        continue;
+      }
+      inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
+      EncodeTargets<double>(task, line->targets, encoded);
       targets.insert(targets.end(), encoded.begin(), encoded.end());
     }
     TuningRequest request;
-    request.tune_gamma = GammaFromWarmUp();
-    request.tune_ridge = RidgeFromWarmUp();
-    if (KernelFromWarmUp()) request.kernels = TuningKernels();
+    request.tune_gamma = GammaFromWarmUp(options);
+    request.tune_ridge = RidgeFromWarmUp(options);
+    if (KernelFromWarmUp(options)) request.kernels = TuningKernels();
     request.criterion = task.is_classifier() ? LeaveOneOutCriterion::kMisclassification
                                              : LeaveOneOutCriterion::kSquaredError;
     absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs, targets);

@@ -13,40 +13,44 @@
 #include <string>
 #include <vector>
 
+#include "options.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/task.h"
 #include "rffstream/warm_up_tuning.h"
 
 namespace rffstream::app {
 
-// A line held in the window: its numbers, or only its place (a blank or
-// rejected line, which gets an empty answer in its turn).
+// A line held back while the model does not exist: its text while the
+// input format is undecided, then its numbers, or only its place (a blank or
+// bad line, answered in its turn).
 struct WarmUpLine {
+  enum class Kind {
+    kUnparsed,  // `text` is the line
+    kNoAnswer,  // `text` says why (empty for a blank line)
+    kData,      // inputs and, when labelled, targets
+  };
   std::int64_t line_number = 0;
-  bool rejected = false;
+  Kind kind = Kind::kUnparsed;
   bool labelled = false;
   std::vector<double> inputs;
   std::vector<double> targets;  // the labels as read (a class, or the target values)
+  std::string text;
 };
-
-// The window's length by the flags: --standardize when given, else the
-// default, at least kWarmUpLinesPerClass a class for a classifier; 0 when
-// nothing is decided from the data.
-int WarmUpWindowLines(int num_classes);
 
 struct WarmUpDecision {
   LearnerConfig config;
   // Lines of the window whose inputs are too large to standardize: refused
-  // (their `rejected` is set), with this reason.
+  // (they become kNoAnswer), with this reason.
   std::vector<std::int64_t> refused_lines;
   static constexpr char kRefusal[] = "an input is too large to standardize (its square overflows)";
   std::optional<TuningResult> tuning;  // when the settings were chosen
   std::string fallback;  // why they could not be, with what is used instead
 };
 
-// Decides on `window` (refused lines marked) from `config`, the flags'
-// configuration for the task.
-WarmUpDecision DecideOnWarmUp(LearnerConfig config, const Task& task, std::vector<WarmUpLine>& window);
+// Decides on the first `window_lines` data lines of `window` (refused lines
+// marked) from `config`, the options' configuration for the task.
+WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config, const Task& task,
+                              std::vector<WarmUpLine>& window, int window_lines);
 
 // The decision for the log: why the settings fell back (always), the tuned
 // line (unless `quiet`), and with `table` every grid point's error.

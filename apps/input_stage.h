@@ -1,0 +1,85 @@
+// File: apps/input_stage.h
+//
+// The input stage of the stream pipeline: decides how lines are read — the
+// header row, the task (columns, targets, classes) from the options and the
+// first data line, or libsvm's dimension from a window of lines — and then
+// parses each line into numbers. A loaded model brings its task; the input
+// must then fit it.
+#ifndef RFFSTREAM_APPS_INPUT_STAGE_H_
+#define RFFSTREAM_APPS_INPUT_STAGE_H_
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "options.h"
+#include "parsed_line.h"
+#include "rffstream/line_parser.h"
+#include "rffstream/task.h"
+
+namespace rffstream::app {
+
+class InputStage {
+ public:
+  struct Settings {
+    InputOptions input;
+    ModelOptions model;
+    bool reads_header = true;  // the stream may start with a header row
+    bool predicts_only = false;  // lines of the model's inputs alone are welcome
+    int fields = 0;            // > 0: the field count, not taken from the first line
+  };
+
+  explicit InputStage(Settings settings) : settings_(std::move(settings)) {}
+
+  // The task of a loaded model (`source` names it in messages).
+  void Resume(const Task& task, std::string source);
+
+  // Whether the stream's first line is a header row.
+  bool ExpectsHeader() const;
+  // The header row; a warning (a name used twice) when there is one. An
+  // error (FailedPrecondition) when it does not match the loaded model's.
+  [[nodiscard]] absl::StatusOr<std::optional<std::string>> ReadHeader(std::string_view line);
+
+  // libsvm without --dim for a new model: the dimension comes from a window
+  // of kDimensionWindowLines lines (DecideFromWindow).
+  bool NeedsDimensionWindow() const;
+  static constexpr int kDimensionWindowLines = 1000;
+
+  // Decides the task from the first data line. OutOfRange: this line is a
+  // bad line and the next may decide instead; InvalidArgument: the options
+  // cannot describe this input; FailedPrecondition: the input does not fit.
+  [[nodiscard]] absl::Status DecideFrom(std::string_view first_data_line);
+  // Decides libsvm's dimension from the window's lines.
+  [[nodiscard]] absl::Status DecideFromWindow(const std::vector<std::string>& lines);
+
+  bool decided() const { return parser_ != nullptr; }
+  const Task& task() const { return task_; }
+  // Set once decided.
+  const LineParser* parser() const { return parser_.get(); }
+
+  // Parses a line once decided; `inputs` and `targets` are sized for it.
+  void Parse(std::string_view text, ParsedLine& parsed);
+  std::span<const double> inputs() const { return inputs_; }
+  std::span<const double> targets() const { return targets_; }
+
+ private:
+  absl::Status UseTask(const Task& task, bool inputs_only);
+  char FieldDelimiter() const;
+
+  const Settings settings_;
+  Task task_;
+  bool resumed_ = false;
+  std::string model_source_;
+  std::vector<std::string> header_;
+  std::unique_ptr<LineParser> parser_;
+  std::vector<double> inputs_;
+  std::vector<double> targets_;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_INPUT_STAGE_H_

@@ -1,0 +1,113 @@
+// File: apps/learn_output.h
+//
+// What `learn` and `predict` make of the pipeline's outcomes: one output
+// line per input line (the answer, or an empty line for a blank or bad
+// one), a message for each bad line (the first few), the progress table as
+// labelled lines are scored, and the summary at the end.
+#ifndef RFFSTREAM_APPS_LEARN_OUTPUT_H_
+#define RFFSTREAM_APPS_LEARN_OUTPUT_H_
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "line_outcome.h"
+#include "model_stage.h"
+#include "options.h"
+#include "prediction_writer.h"
+#include "printable_text.h"
+#include "progress_table.h"
+
+namespace rffstream::app {
+
+template <class Real>
+class LearnOutput : public OutcomeSink {
+ public:
+  LearnOutput(PredictionWriter& writer, std::FILE* log, const OutputOptions& options,
+              std::string input_name)
+      : writer_(writer),
+        log_(log),
+        options_(options),
+        input_name_(std::move(input_name)),
+        progress_(log, options.progress_every) {}
+
+  // The model stage whose metrics the progress table shows.
+  void Watch(const ModelStage<Real>& model) { model_ = &model; }
+
+  // A resumed run's table goes on from the loaded metrics.
+  void ContinueProgress() {
+    if (model_->task().is_classifier()) {
+      progress_.ContinueFrom(model_->classification());
+    } else {
+      progress_.ContinueFrom(model_->metrics());
+    }
+  }
+
+  bool Take(const LineOutcome& outcome) override {
+    switch (outcome.kind) {
+      case LineOutcome::Kind::kAnswer:
+        writer_.WriteValues(outcome.values);
+        if (outcome.scored && !options_.quiet) UpdateProgress();
+        return true;
+      case LineOutcome::Kind::kHeld:
+        return true;
+      case LineOutcome::Kind::kBlank:
+        writer_.WriteEmptyLine();
+        return true;
+      case LineOutcome::Kind::kBad:
+        break;
+    }
+    ++rejected_;
+    if (rejected_ <= options_.max_error_messages || options_.strict) {
+      std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %s%s\n", input_name_.c_str(),
+                   outcome.line_number, EscapeForLog(outcome.reason).c_str(),
+                   options_.strict ? "" : " (skipped)");
+    }
+    if (options_.strict) return false;
+    writer_.WriteEmptyLine();
+    return true;
+  }
+
+  void PrintSummary(std::int64_t lines_read, const char* scored_verb) {
+    const ModelStage<Real>& model = *model_;
+    if (model.task().is_classifier()) {
+      progress_.Finish(model.classification(), lines_read, model.predicted_only(), rejected_,
+                       scored_verb);
+    } else {
+      progress_.Finish(model.metrics(), lines_read, model.predicted_only(), rejected_, scored_verb);
+    }
+    if (model.task().num_outputs() > 1 && !model.task().is_classifier()) {
+      std::fprintf(log_, "rmse per target:");
+      for (const RegressionMetrics& target : model.target_metrics()) {
+        std::fprintf(log_, " %.6g", target.root_mean_squared_error());
+      }
+      std::fprintf(log_, " (the table shows the first)\n");
+    }
+    if (rejected_ > options_.max_error_messages) {
+      std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
+                   rejected_ - options_.max_error_messages);
+    }
+  }
+
+ private:
+  void UpdateProgress() {
+    if (model_->task().is_classifier()) {
+      progress_.Update(model_->classification());
+    } else {
+      progress_.Update(model_->metrics());
+    }
+  }
+
+  PredictionWriter& writer_;
+  std::FILE* log_;
+  const OutputOptions options_;
+  const std::string input_name_;
+  ProgressTable progress_;
+  const ModelStage<Real>* model_ = nullptr;
+  std::int64_t rejected_ = 0;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_LEARN_OUTPUT_H_

@@ -1,0 +1,158 @@
+#include "model_stage.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "task_outputs.h"
+
+namespace rffstream::app {
+
+template <class Real>
+absl::Status ModelStage<Real>::SetTask(const Task& task) {
+  if (settings_.with_variance && task.num_outputs() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--variance is for a single regression target; the model has ", task.num_outputs(),
+        " outputs"));
+  }
+  task_ = task;
+  classification_ = ClassificationMetrics(task_.num_classes);
+  const auto outputs = static_cast<std::size_t>(task_.num_outputs());
+  target_metrics_.assign(outputs, RegressionMetrics());
+  converted_inputs_.assign(static_cast<std::size_t>(task_.num_inputs()), Real{0});
+  model_targets_.assign(outputs, Real{0});
+  priors_.assign(outputs, Real{0});
+  answer_.reserve(std::max<std::size_t>(outputs, 2));
+  return absl::OkStatus();
+}
+
+template <class Real>
+void ModelStage<Real>::Start(BasicLearner<Real> learner) {
+  learner_.emplace(std::move(learner));
+  feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
+}
+
+template <class Real>
+absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
+  if (absl::Status status = SetTask(checkpoint.record.task); !status.ok()) return status;
+  Start(std::move(checkpoint.learner));
+  if (settings_.learns) {
+    metrics_ = checkpoint.record.metrics;
+    target_metrics_[0] = metrics_;
+    if (task_.is_classifier()) classification_ = std::move(checkpoint.record.classification);
+  }
+  return absl::OkStatus();
+}
+
+template <class Real>
+bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double> inputs,
+                               std::span<const Real> mapped_row, bool labelled,
+                               std::span<const double> targets, OutcomeSink& sink) {
+  std::span<const Real> row = mapped_row;
+  if (row.empty()) {
+    std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+    learner_->MapRow(converted_inputs_, feature_row_);
+    row = feature_row_;
+  }
+  const bool learns = labelled && settings_.learns;
+  if (learns && settings_.block_size > 1) {
+    block_rows_.insert(block_rows_.end(), row.begin(), row.end());
+    block_targets_.resize(block_targets_.size() + model_targets_.size());
+    EncodeTargets<Real>(task_, targets,
+                        std::span<Real>(block_targets_).last(model_targets_.size()));
+    block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
+    block_line_numbers_.push_back(line_number);
+    if (static_cast<int>(block_line_numbers_.size()) == settings_.block_size) {
+      return FlushBlock(sink);
+    }
+    return true;
+  }
+  if (!FlushBlock(sink)) return false;  // answers stay in input order
+  // The variance is that of the prediction made before learning.
+  const Real variance =
+      settings_.with_variance ? learner_->PredictRowWithVariance(row).variance : Real{0};
+  if (learns) {
+    EncodeTargets<Real>(task_, targets, model_targets_);
+    if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
+    return Answer(line_number, priors_, variance, targets, sink);
+  }
+  if (!labelled) ++predicted_only_;
+  learner_->PredictRowOutputs(row, priors_);
+  if (!AllFinite<Real>(priors_)) return Refuse(line_number, sink);
+  return Answer(line_number, priors_, variance, labelled ? targets : std::span<const double>(),
+                sink);
+}
+
+template <class Real>
+bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
+  if (block_line_numbers_.empty()) return true;
+  const std::size_t outputs = model_targets_.size();
+  const auto labels = static_cast<std::size_t>(task_.num_targets());
+  block_priors_.resize(block_targets_.size());
+  learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
+  // Every line of the block was learned or refused: all get their outcome,
+  // even when the sink asks to stop at one of them.
+  bool go_on = true;
+  for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
+    const std::span<const Real> priors =
+        std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
+    const bool taken =
+        AllFinite<Real>(priors)
+            ? Answer(block_line_numbers_[s], priors, Real{0},
+                     std::span<const double>(block_labels_).subspan(s * labels, labels), sink)
+            : Refuse(block_line_numbers_[s], sink);
+    go_on = go_on && taken;
+  }
+  block_rows_.clear();
+  block_targets_.clear();
+  block_labels_.clear();
+  block_line_numbers_.clear();
+  return go_on;
+}
+
+template <class Real>
+bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> outputs,
+                              Real variance, std::span<const double> labels, OutcomeSink& sink) {
+  answer_.clear();
+  if (task_.is_classifier()) {
+    answer_.push_back(PredictedClass(outputs));
+  } else {
+    answer_.assign(outputs.begin(), outputs.end());
+    if (settings_.with_variance) answer_.push_back(variance);
+  }
+  if (!labels.empty()) {
+    if (task_.is_classifier()) {
+      classification_.Add(PredictedClass(outputs), static_cast<int>(labels[0]));
+    } else {
+      for (std::size_t output = 0; output < outputs.size(); ++output) {
+        target_metrics_[output].Add(outputs[output], labels[output]);
+      }
+      metrics_.Add(outputs[0], labels[0]);
+    }
+  }
+  LineOutcome outcome;
+  outcome.kind = LineOutcome::Kind::kAnswer;
+  outcome.line_number = line_number;
+  outcome.values = answer_;
+  outcome.scored = !labels.empty();
+  return sink.Take(outcome);
+}
+
+template <class Real>
+bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) {
+  LineOutcome outcome;
+  outcome.kind = LineOutcome::Kind::kBad;
+  outcome.line_number = line_number;
+  outcome.reason = kTooLarge;
+  return sink.Take(outcome);
+}
+
+template <class Real>
+absl::Status ModelStage<Real>::Save(const std::string& path) const {
+  return SaveCheckpoint(path, *learner_, CheckpointRecord{task_, metrics_, classification_});
+}
+
+template class ModelStage<float>;
+template class ModelStage<double>;
+
+}  // namespace rffstream::app

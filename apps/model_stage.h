@@ -1,0 +1,103 @@
+// File: apps/model_stage.h
+//
+// The model stage of the stream pipeline: a data line's numbers in, its
+// answer out. Maps the inputs to features (unless the reading thread did),
+// predicts, and learns from a labelled line — its targets encoded for the
+// task (classes as +1/-1 one-vs-rest), alone or in a block of k with one
+// exact rank-k update — and keeps the running metrics that checkpoints save.
+#ifndef RFFSTREAM_APPS_MODEL_STAGE_H_
+#define RFFSTREAM_APPS_MODEL_STAGE_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "line_outcome.h"
+#include "rffstream/checkpoint.h"
+#include "rffstream/classification_metrics.h"
+#include "rffstream/learner.h"
+#include "rffstream/regression_metrics.h"
+#include "rffstream/task.h"
+
+namespace rffstream::app {
+
+template <class Real>
+class ModelStage {
+ public:
+  struct Settings {
+    bool learns = true;          // false: predict (and score) only
+    bool with_variance = false;  // answers hold the prediction and its variance
+    int block_size = 1;          // labelled lines learned together
+  };
+
+  explicit ModelStage(Settings settings) : settings_(settings) {}
+
+  // Sizes the stage for `task`; refuses --variance for several outputs.
+  [[nodiscard]] absl::Status SetTask(const Task& task);
+  // The model, once built; SetTask first.
+  void Start(BasicLearner<Real> learner);
+  // A loaded model, its task and, when learning, its metrics.
+  [[nodiscard]] absl::Status Resume(BasicCheckpoint<Real> checkpoint);
+
+  const BasicLearner<Real>* learner() const { return learner_ ? &*learner_ : nullptr; }
+
+  // One data line: `mapped_row` is its feature row, or empty to map it here.
+  // Its outcome goes to `sink` now, or when its block is learned. Returns
+  // the sink's verdict (false: stop).
+  bool Process(std::int64_t line_number, std::span<const double> inputs,
+               std::span<const Real> mapped_row, bool labelled, std::span<const double> targets,
+               OutcomeSink& sink);
+  // Learns the lines waiting for a full block and passes on their outcomes.
+  bool FlushBlock(OutcomeSink& sink);
+
+  [[nodiscard]] absl::Status Save(const std::string& path) const;
+
+  const Task& task() const { return task_; }
+  const RegressionMetrics& metrics() const { return metrics_; }  // of the first target
+  // Of every target.
+  const std::vector<RegressionMetrics>& target_metrics() const { return target_metrics_; }
+  const ClassificationMetrics& classification() const { return classification_; }
+  std::int64_t predicted_only() const { return predicted_only_; }  // unlabelled lines answered
+  std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
+
+  static constexpr std::string_view kTooLarge =
+      "a number is too large for the model (its features, prediction or update would not be "
+      "finite)";
+
+ private:
+  // The answer of a line, and its score when labelled.
+  bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
+              std::span<const double> labels, OutcomeSink& sink);
+  static bool Refuse(std::int64_t line_number, OutcomeSink& sink);
+
+  const Settings settings_;
+  Task task_;
+  std::optional<BasicLearner<Real>> learner_;
+  RegressionMetrics metrics_;
+  std::vector<RegressionMetrics> target_metrics_;
+  ClassificationMetrics classification_{0};
+  std::int64_t predicted_only_ = 0;
+  // Per-line buffers, sized once.
+  std::vector<Real> converted_inputs_;
+  std::vector<Real> feature_row_;
+  std::vector<Real> model_targets_;
+  std::vector<Real> priors_;
+  std::vector<double> answer_;
+  // Labelled lines waiting for a full block: feature rows, model targets,
+  // labels, line numbers; and the block's a-priori predictions.
+  std::vector<Real> block_rows_;
+  std::vector<Real> block_targets_;
+  std::vector<double> block_labels_;
+  std::vector<std::int64_t> block_line_numbers_;
+  std::vector<Real> block_priors_;
+};
+
+extern template class ModelStage<float>;
+extern template class ModelStage<double>;
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_MODEL_STAGE_H_

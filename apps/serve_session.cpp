@@ -1,0 +1,156 @@
+#include "serve_session.h"
+
+#include <charconv>
+#include <cinttypes>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "printable_text.h"
+
+namespace rffstream::app {
+namespace {
+
+std::string Number(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof(text), value).ptr);
+}
+
+PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number, std::FILE* log) {
+  PipelineSettings settings;
+  settings.input = options.input_format;
+  settings.model = options.model;
+  settings.reads_header = false;
+  settings.fields = options.server.fields;
+  settings.block_size = ServeBlockSize(options, bytes_per_number);
+  settings.with_variance = options.output.variance;
+  settings.warm_up_answers = WarmUpAnswers::kAtArrival;
+  settings.log = log;
+  settings.input_name = "serve";
+  settings.tune_report = options.output.tune_report;
+  return settings;
+}
+
+}  // namespace
+
+int ServeBlockSize(const StreamOptions& options, int bytes_per_number) {
+  const OutputOptions& output = options.output;
+  const bool blocks = options.model.forget == 1.0 && !output.variance &&
+                      (output.block_given ? output.block > 1 : bytes_per_number == 8);
+  if (!blocks) return 1;
+  return output.block_given ? output.block : kMaxLinesPerBatch;
+}
+
+template <class Real>
+ServeSession<Real>::ServeSession(const StreamOptions& options, std::FILE* log)
+    : save_path_(options.checkpoint.save),
+      log_(log),
+      pipeline_(SettingsFor(options, sizeof(Real), log), *this) {}
+
+template <class Real>
+void ServeSession<Real>::HandleLines(std::span<const std::string_view> lines, std::string& output) {
+  output_ = &output;
+  for (std::string_view line : lines) {
+    if (!line.empty() && line.front() == '!') {
+      (void)pipeline_.FlushBlock();  // answers stay in order
+      absl::StrAppend(&output, Control(line.substr(1)), "\n");
+      continue;
+    }
+    // An error here is this line's answer: the next line may do better (a
+    // first line that cannot start the model), or get the same answer (a
+    // model that cannot be built from the options).
+    if (absl::Status status = pipeline_.Push(++lines_, line); !status.ok()) {
+      AppendError(std::string(status.message()));
+    }
+  }
+  (void)pipeline_.FlushBlock();
+  output_ = nullptr;
+}
+
+template <class Real>
+bool ServeSession<Real>::Take(const LineOutcome& outcome) {
+  switch (outcome.kind) {
+    case LineOutcome::Kind::kAnswer:
+      for (std::size_t i = 0; i < outcome.values.size(); ++i) {
+        absl::StrAppend(output_, i == 0 ? "" : ",", Number(outcome.values[i]));
+      }
+      output_->push_back('\n');
+      break;
+    case LineOutcome::Kind::kHeld:
+      absl::StrAppend(output_, "warming up (", outcome.held, " of ", outcome.window, ")\n");
+      break;
+    case LineOutcome::Kind::kBlank:
+      AppendError("empty line");
+      break;
+    case LineOutcome::Kind::kBad:
+      if (outcome.replayed) {
+        std::fprintf(log_, "rffstream serve: warm-up line %" PRId64 ": %s (not learned)\n",
+                     outcome.line_number, EscapeForLog(outcome.reason).c_str());
+      } else {
+        AppendError(outcome.reason);
+      }
+      break;
+  }
+  return true;
+}
+
+template <class Real>
+void ServeSession<Real>::AppendError(std::string_view message) {
+  absl::StrAppend(output_, "error: ", EscapeForLog(message), "\n");
+}
+
+template <class Real>
+absl::Status ServeSession<Real>::Save() {
+  if (save_path_.empty()) {
+    return absl::FailedPreconditionError("no checkpoint file configured (start with --save=FILE)");
+  }
+  return pipeline_.Save(save_path_);
+}
+
+template <class Real>
+absl::Status ServeSession<Real>::Stop() {
+  std::string discarded;  // no client waits for the window's answers now
+  output_ = &discarded;
+  absl::Status finished = pipeline_.Finish();
+  output_ = nullptr;
+  if (!finished.ok()) return finished;
+  return Save();
+}
+
+template <class Real>
+std::string ServeSession<Real>::Control(std::string_view command) {
+  if (command == "ping") return "pong";
+  if (command == "stats") {
+    const std::string connections =
+        absl::StrCat(" connections ", server_ != nullptr ? server_->open_connections() : 0,
+                     " accepted ", server_ != nullptr ? server_->accepted_connections() : 0);
+    const ModelStage<Real>& model = pipeline_.model();
+    if (model.task().is_classifier()) {
+      // The confusion counts row by row (true class), ';' between rows.
+      const ClassificationMetrics& metrics = model.classification();
+      std::string confusion;
+      for (int actual = 0; actual < metrics.num_classes(); ++actual) {
+        for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
+          absl::StrAppend(&confusion, predicted > 0 ? "," : actual > 0 ? ";" : "",
+                          metrics.confusion(actual, predicted));
+        }
+      }
+      return absl::StrCat("samples ", metrics.count(), " accuracy ", Number(metrics.accuracy()),
+                          " confusion ", confusion, connections);
+    }
+    const RegressionMetrics& metrics = model.metrics();
+    return absl::StrCat("samples ", metrics.count(), " mse ", Number(metrics.mean_squared_error()),
+                        " mae ", Number(metrics.mean_absolute_error()), " r2 ",
+                        Number(metrics.r_squared()), connections);
+  }
+  if (command == "save") {
+    const absl::Status status = Save();
+    return status.ok() ? "ok" : absl::StrCat("error: ", EscapeForLog(std::string(status.message())));
+  }
+  return absl::StrCat("error: unknown command '!", EscapeForLog(command),
+                      "' (commands: !ping, !stats, !save)");
+}
+
+template class ServeSession<float>;
+template class ServeSession<double>;
+
+}  // namespace rffstream::app

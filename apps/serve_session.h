@@ -1,0 +1,78 @@
+// File: apps/serve_session.h
+//
+// What `serve` makes of the lines its clients send: data lines go through
+// the stream pipeline (every client's lines into the one model, in arrival
+// order) and control lines ('!ping', '!stats', '!save') are answered here.
+// Every line gets one answer line: the prediction (one per target,
+// comma-separated, and the variance with --variance), the class of a
+// classifier, "warming up (k of N)" while the warm-up window fills, or
+// "error: ..." (escaped); a bad line is never learned. The complete
+// labelled lines of one read are learned as one exact block when blocks are
+// on.
+#ifndef RFFSTREAM_APPS_SERVE_SESSION_H_
+#define RFFSTREAM_APPS_SERVE_SESSION_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "line_outcome.h"
+#include "line_server.h"
+#include "options.h"
+#include "rffstream/checkpoint.h"
+#include "stream_pipeline.h"
+
+namespace rffstream::app {
+
+// Whether serve learns in blocks, and how many lines a block holds at most
+// (1: one at a time). Blocks are exact with β = 1, and on by default in
+// float64; in float32 the rank-k downdates lose P's positive definiteness on
+// long ill-conditioned streams sooner than single updates do (measured:
+// after 225k lines of bench/serve_load's stream), so there they are asked
+// for with --block=k > 1. --variance needs each prediction before the next
+// update.
+int ServeBlockSize(const StreamOptions& options, int bytes_per_number);
+
+template <class Real>
+class ServeSession : public OutcomeSink {
+ public:
+  ServeSession(const StreamOptions& options, std::FILE* log);
+
+  [[nodiscard]] absl::Status Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
+    return pipeline_.Resume(std::move(checkpoint), std::move(source));
+  }
+  void set_server(const LineServer* server) { server_ = server; }
+
+  // The complete lines of one read; their answers, in order, to `output`.
+  void HandleLines(std::span<const std::string_view> lines, std::string& output);
+
+  // The server is stopping: a model still warming up is built from the
+  // lines there are (as learn does at the end of a short input) and saved
+  // when --save asks.
+  [[nodiscard]] absl::Status Stop();
+
+  bool Take(const LineOutcome& outcome) override;
+
+ private:
+  absl::Status Save();
+  std::string Control(std::string_view command);
+  void AppendError(std::string_view message);
+
+  const std::string save_path_;
+  std::FILE* log_;
+  StreamPipeline<Real> pipeline_;
+  const LineServer* server_ = nullptr;
+  std::int64_t lines_ = 0;  // data lines received, all clients
+  std::string* output_ = nullptr;  // of the read being answered
+};
+
+extern template class ServeSession<float>;
+extern template class ServeSession<double>;
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_SERVE_SESSION_H_

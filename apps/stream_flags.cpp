@@ -1,0 +1,60 @@
+// The flags of learn and predict (and those serve shares with them), and the
+// options of a stream command read from all the flags.
+#include <cstdint>
+#include <string>
+
+#include "flags.h"
+
+ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
+ABSL_FLAG(std::string, predictions, "",
+          "write one line per input line (after the header) to FILE, - for standard "
+          "output: the a-priori prediction, or an empty line for a blank or rejected line");
+ABSL_FLAG(bool, quiet, false, "print no progress table or summary on standard error");
+ABSL_FLAG(bool, strict, false, "stop with exit code 3 at the first malformed line");
+ABSL_FLAG(int64_t, progress_every, 0,
+          "print a progress row every N learned samples; 0 = at 1, 2, 4, 8, ...");
+ABSL_FLAG(int, max_error_messages, 10,
+          "print at most this many rejected-line messages (all are counted in the summary)");
+ABSL_FLAG(int, block, 1,
+          "learn labelled lines in blocks of k with one rank-k update (same predictions and "
+          "model as k = 1, higher throughput, each block's output written when it is full)");
+ABSL_FLAG(bool, variance, false,
+          "write a second column: the predictive variance sigma^2 (1 + z'Pz), sigma^2 "
+          "estimated online (nan, unknown, until the first sample is learned)");
+ABSL_FLAG(bool, tune_report, false,
+          "with --gamma=auto or --ridge=auto: print the leave-one-out error of every grid point "
+          "the choice was made from");
+ABSL_FLAG(std::string, load, "",
+          "start from this checkpoint (model, counters and metrics); model flags that differ "
+          "from it are an error");
+ABSL_FLAG(std::string, save, "", "save a checkpoint to FILE at the end (atomically)");
+ABSL_FLAG(int64_t, save_every, 0, "also save every N learned samples; 0 = off");
+ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off");
+
+namespace rffstream::app {
+
+StreamOptions StreamOptionsFromFlags() {
+  StreamOptions options;
+  options.input = absl::GetFlag(FLAGS_input);
+  options.input_format = InputOptionsFromFlags();
+  options.model = ModelOptionsFromFlags();
+  OutputOptions& output = options.output;
+  output.predictions = absl::GetFlag(FLAGS_predictions);
+  output.quiet = absl::GetFlag(FLAGS_quiet);
+  output.strict = absl::GetFlag(FLAGS_strict);
+  output.progress_every = absl::GetFlag(FLAGS_progress_every);
+  output.max_error_messages = absl::GetFlag(FLAGS_max_error_messages);
+  output.block = absl::GetFlag(FLAGS_block);
+  output.block_given = IsSetByUser(FLAGS_block);
+  output.variance = absl::GetFlag(FLAGS_variance);
+  output.tune_report = absl::GetFlag(FLAGS_tune_report);
+  CheckpointOptions& checkpoint = options.checkpoint;
+  checkpoint.load = absl::GetFlag(FLAGS_load);
+  checkpoint.save = absl::GetFlag(FLAGS_save);
+  checkpoint.save_every = absl::GetFlag(FLAGS_save_every);
+  checkpoint.save_interval = absl::GetFlag(FLAGS_save_interval);
+  options.server = ServerOptionsFromFlags();
+  return options;
+}
+
+}  // namespace rffstream::app

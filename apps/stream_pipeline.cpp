@@ -1,0 +1,325 @@
+#include "stream_pipeline.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "input_format.h"
+#include "model_options.h"
+#include "task_outputs.h"
+
+namespace rffstream::app {
+namespace {
+
+// Replays the window's lines after they were answered "held" at arrival:
+// their answers were given, only lines found bad on replay are passed on.
+class AnsweredWindowSink : public OutcomeSink {
+ public:
+  explicit AnsweredWindowSink(OutcomeSink& sink) : sink_(sink) {}
+  bool Take(const LineOutcome& outcome) override {
+    if (outcome.kind != LineOutcome::Kind::kBad) return true;
+    LineOutcome replayed = outcome;
+    replayed.replayed = true;
+    return sink_.Take(replayed);
+  }
+
+ private:
+  OutcomeSink& sink_;
+};
+
+}  // namespace
+
+template <class Real>
+StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sink)
+    : settings_(std::move(settings)),
+      sink_(sink),
+      input_({settings_.input, settings_.model, settings_.reads_header, !settings_.learns,
+              settings_.fields}),
+      model_({settings_.learns, settings_.with_variance, settings_.block_size}) {}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
+  input_.Resume(checkpoint.record.task, std::move(source));
+  return model_.Resume(std::move(checkpoint));
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::Push(std::int64_t line_number, std::string_view text,
+                                        bool too_long) {
+  if (!first_line_seen_) {
+    first_line_seen_ = true;
+    text = WithoutByteOrderMark(text);
+    if (input_.ExpectsHeader()) {
+      if (too_long) return absl::OkStatus();
+      absl::StatusOr<std::optional<std::string>> warning = input_.ReadHeader(text);
+      if (!warning.ok()) {
+        return warning.status();
+      }
+      if (warning->has_value()) {
+        std::fprintf(settings_.log, "rffstream: %s: warning: %s\n", settings_.input_name.c_str(),
+                     (*warning)->c_str());
+      }
+      return absl::OkStatus();
+    }
+  }
+  ParsedLine parsed;
+  parsed.line_number = line_number;
+  if (too_long) {
+    parsed.kind = ParsedLine::Kind::kTooLong;
+    return HandleParsed(parsed, {}, {}, {});
+  }
+  if (IsBlankLine(text)) return NoAnswer(line_number, "");
+  if (!input_.decided()) {
+    if (input_.NeedsDimensionWindow()) {
+      WarmUpLine held;
+      held.line_number = line_number;
+      held.text = std::string(text);
+      held_.push_back(std::move(held));
+      if (static_cast<int>(held_.size()) < InputStage::kDimensionWindowLines) {
+        return absl::OkStatus();
+      }
+      return DecideDimension();
+    }
+    if (absl::Status decided = input_.DecideFrom(text); !decided.ok()) {
+      // A first line too wide for --max_inputs is a bad line: the next may
+      // start the stream.
+      if (decided.code() == absl::StatusCode::kOutOfRange) {
+        return NoAnswer(line_number, std::string(decided.message()));
+      }
+      return decided;
+    }
+    if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
+  }
+  input_.Parse(text, parsed);
+  return HandleParsed(parsed, input_.inputs(), {}, input_.targets());
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::PushParsed(const ParsedLine& parsed,
+                                              std::span<const double> inputs,
+                                              std::span<const Real> feature_row,
+                                              std::span<const double> targets) {
+  return HandleParsed(parsed, inputs, feature_row, targets);
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
+                                                std::span<const double> inputs,
+                                                std::span<const Real> feature_row,
+                                                std::span<const double> targets) {
+  const std::int64_t line = parsed.line_number;
+  switch (parsed.kind) {
+    case ParsedLine::Kind::kTooLong:
+      return NoAnswer(line, absl::StrCat("line longer than ", settings_.input.max_line_bytes,
+                                         " bytes (--max_line_bytes)"));
+    case ParsedLine::Kind::kBlank:
+      return NoAnswer(line, "");
+    case ParsedLine::Kind::kMalformed:
+      return NoAnswer(line, parsed.error);
+    case ParsedLine::Kind::kValues:
+      break;
+  }
+  if (parsed.labelled) {
+    if (std::optional<std::string> invalid = InvalidClassLabel(input_.task(), targets[0])) {
+      return NoAnswer(line, *invalid);
+    }
+  }
+  if (model_.learner() != nullptr) {
+    return Verdict(model_.Process(line, inputs, feature_row, parsed.labelled, targets, sink_));
+  }
+  if (!build_error_.ok()) return build_error_;
+  WarmUpLine held;
+  held.line_number = line;
+  held.kind = WarmUpLine::Kind::kData;
+  held.labelled = parsed.labelled;
+  held.inputs.assign(inputs.begin(), inputs.end());
+  held.targets.assign(targets.begin(), targets.end());
+  held_.push_back(std::move(held));
+  const int held_lines = ++window_data_lines_;
+  if (window_data_lines_ >= window_lines_) {
+    if (absl::Status built = BuildAndReplay(); !built.ok()) return built;
+  }
+  if (settings_.warm_up_answers == WarmUpAnswers::kInTurn) return absl::OkStatus();
+  // Answered after the window's decision, so that a line whose model could
+  // not be built gets that error as its only answer.
+  LineOutcome outcome;
+  outcome.kind = LineOutcome::Kind::kHeld;
+  outcome.line_number = line;
+  outcome.held = held_lines;
+  outcome.window = window_lines_;
+  return Verdict(sink_.Take(outcome));
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::NoAnswer(std::int64_t line_number, std::string_view reason) {
+  const bool in_turn_later =
+      model_.learner() == nullptr && settings_.warm_up_answers == WarmUpAnswers::kInTurn;
+  if (in_turn_later) {
+    WarmUpLine held;
+    held.line_number = line_number;
+    held.kind = WarmUpLine::Kind::kNoAnswer;
+    held.text = std::string(reason);
+    held_.push_back(std::move(held));
+    return absl::OkStatus();
+  }
+  if (model_.learner() != nullptr && !model_.FlushBlock(sink_)) {  // answers stay in order
+    return absl::CancelledError("stopped");
+  }
+  LineOutcome outcome;
+  outcome.kind = reason.empty() ? LineOutcome::Kind::kBlank : LineOutcome::Kind::kBad;
+  outcome.line_number = line_number;
+  outcome.reason = reason;
+  return Verdict(sink_.Take(outcome));
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::TaskDecided() {
+  if (model_.learner() != nullptr) return absl::OkStatus();  // a loaded model's
+  if (absl::Status status = model_.SetTask(input_.task()); !status.ok()) return status;
+  window_lines_ = WarmUpWindowLines(settings_.model, input_.task().num_classes);
+  if (window_lines_ == 0) return BuildAndReplay();
+  return absl::OkStatus();
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::DecideDimension() {
+  std::vector<std::string> texts;
+  for (const WarmUpLine& line : held_) {
+    if (line.kind == WarmUpLine::Kind::kUnparsed) texts.push_back(line.text);
+  }
+  if (absl::Status decided = input_.DecideFromWindow(texts); !decided.ok()) return decided;
+  if (!settings_.quiet) {
+    std::fprintf(settings_.log, "libsvm dimension inferred: %d\n", input_.task().num_inputs());
+  }
+  // The window's lines, parsed where they are held.
+  ParsedLine parsed;
+  for (WarmUpLine& line : held_) {
+    if (line.kind != WarmUpLine::Kind::kUnparsed) continue;
+    input_.Parse(line.text, parsed);
+    std::optional<std::string> invalid;
+    if (parsed.kind == ParsedLine::Kind::kValues && parsed.labelled) {
+      invalid = InvalidClassLabel(input_.task(), input_.targets()[0]);
+    }
+    if (parsed.kind != ParsedLine::Kind::kValues || invalid.has_value()) {
+      line.kind = WarmUpLine::Kind::kNoAnswer;
+      line.text = invalid.value_or(parsed.error);
+      continue;
+    }
+    line.kind = WarmUpLine::Kind::kData;
+    line.labelled = parsed.labelled;
+    line.inputs.assign(input_.inputs().begin(), input_.inputs().end());
+    line.targets.assign(input_.targets().begin(), input_.targets().end());
+    line.text.clear();
+    ++window_data_lines_;
+  }
+  if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
+  if (model_.learner() == nullptr && window_data_lines_ >= window_lines_) return BuildAndReplay();
+  return absl::OkStatus();
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::BuildAndReplay() {
+  const Task& task = input_.task();
+  absl::StatusOr<LearnerConfig> config =
+      LearnerConfigFromOptions(settings_.model, task.num_inputs(), task.num_outputs());
+  if (config.ok()) {
+    if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model); !fits.ok()) {
+      config = fits;
+    }
+  }
+  if (config.ok()) {
+    WarmUpDecision decision =
+        DecideOnWarmUp(settings_.model, *std::move(config), task, held_, window_lines_);
+    PrintWarmUpDecision(settings_.log, decision, task, settings_.quiet, settings_.tune_report);
+    absl::StatusOr<BasicLearner<Real>> learner =
+        BasicLearner<Real>::Create(std::move(decision.config));
+    if (learner.ok()) {
+      model_.Start(*std::move(learner));
+      return Replay();
+    }
+    config = learner.status();
+  }
+  build_error_ = absl::InvalidArgumentError(config.status().message());
+  if (config.status().code() == absl::StatusCode::kResourceExhausted) build_error_ = config.status();
+  held_.clear();
+  window_data_lines_ = 0;
+  return build_error_;
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::Replay() {
+  AnsweredWindowSink answered(sink_);
+  OutcomeSink& sink =
+      settings_.warm_up_answers == WarmUpAnswers::kAtArrival ? static_cast<OutcomeSink&>(answered)
+                                                             : sink_;
+  std::vector<WarmUpLine> lines = std::move(held_);
+  held_.clear();
+  for (const WarmUpLine& line : lines) {
+    bool go_on = true;
+    if (line.kind == WarmUpLine::Kind::kData) {
+      go_on = model_.Process(line.line_number, line.inputs, {}, line.labelled, line.targets, sink);
+    } else {
+      go_on = model_.FlushBlock(sink) && TakeNoAnswer(line, sink);
+    }
+    if (!go_on) return absl::CancelledError("stopped");
+  }
+  return Verdict(model_.FlushBlock(sink));
+}
+
+template <class Real>
+bool StreamPipeline<Real>::TakeNoAnswer(const WarmUpLine& line, OutcomeSink& sink) {
+  LineOutcome outcome;
+  outcome.kind = line.text.empty() ? LineOutcome::Kind::kBlank : LineOutcome::Kind::kBad;
+  outcome.line_number = line.line_number;
+  outcome.reason = line.text;
+  return sink.Take(outcome);
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::FlushBlock() {
+  if (model_.learner() == nullptr) return absl::OkStatus();
+  return Verdict(model_.FlushBlock(sink_));
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::Finish() {
+  if (!input_.decided() && !held_.empty() && input_.NeedsDimensionWindow()) {
+    bool any_line = false;
+    for (const WarmUpLine& line : held_) any_line |= line.kind == WarmUpLine::Kind::kUnparsed;
+    if (any_line) {
+      if (absl::Status decided = DecideDimension(); !decided.ok()) return decided;
+    }
+  }
+  if (model_.learner() == nullptr && window_data_lines_ > 0 && build_error_.ok()) {
+    return BuildAndReplay();
+  }
+  if (model_.learner() == nullptr) {
+    // No data line came: the held lines (blank or bad) get their outcomes.
+    std::vector<WarmUpLine> lines = std::move(held_);
+    held_.clear();
+    for (const WarmUpLine& line : lines) {
+      if (!TakeNoAnswer(line, sink_)) return absl::CancelledError("stopped");
+    }
+    return absl::OkStatus();
+  }
+  return FlushBlock();
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::Save(const std::string& path) const {
+  if (model_.learner() == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("no model yet (the warm-up window holds ",
+                                                      window_data_lines_, " of ", window_lines_,
+                                                      " lines)"));
+  }
+  return model_.Save(path);
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::Verdict(bool go_on) const {
+  return go_on ? absl::OkStatus() : absl::CancelledError("stopped");
+}
+
+template class StreamPipeline<float>;
+template class StreamPipeline<double>;
+
+}  // namespace rffstream::app
