@@ -1,0 +1,203 @@
+// End-to-end tests of `rffstream learn` with model and format flags: targets, classes, blocks, variance, kernels, input formats: the built binary, run by the
+// shell with real files for standard input, output and error.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/app_process.h"
+
+namespace {
+
+using namespace rffstream::testing;
+
+TEST_CASE("learn --targets learns several columns and writes one prediction each", "[app][outputs]") {
+  const RunResult result =
+      RunApp("learn --header --targets=y,z --predictions=- --features=32", "a,y,b,z\n1,2,3,4\n2,3,4,5\n3,4,5,6\n");
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "0,0");  // nothing learned before the first line
+  CHECK(std::count(lines[2].begin(), lines[2].end(), ',') == 1);
+  CHECK(result.err.find("rmse per target:") != std::string::npos);
+}
+
+TEST_CASE("learn --classes predicts classes and reports accuracy and confusion", "[app][classes]") {
+  std::string csv;
+  for (int t = 0; t < 400; ++t) {
+    const double x = std::sin(0.37 * t), y = std::cos(0.91 * t);
+    csv += std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(x > 0 ? (y > 0 ? 0 : 1) : 2) + "\n";
+  }
+  const RunResult result = RunApp("learn --classes=3 --predictions=- --features=128 --gamma=1", csv);
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 400);
+  for (const std::string& line : lines) CHECK((line == "0" || line == "1" || line == "2"));
+  const size_t at = result.err.find("progressive validation: accuracy ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stod(result.err.substr(at + 33)) > 0.8);
+  CHECK(result.err.find("confusion counts (row: true class, column: predicted class):") !=
+        std::string::npos);
+}
+
+TEST_CASE("learn --classes rejects labels outside the classes", "[app][classes][errors]") {
+  const RunResult result = RunApp("learn --classes=3 --features=16", "1,2,0\n1,2,3\n1,2,1.5\n1,2,2\n");
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("line 2: class label 3 is not an integer in [0, 3) (--classes) (skipped)") !=
+        std::string::npos);
+  CHECK(result.err.find("line 3: class label 1.5 is not an integer in [0, 3) (--classes) (skipped)") !=
+        std::string::npos);
+  CHECK(result.err.find("2 learned, 0 predicted only, 2 rejected") != std::string::npos);
+}
+
+TEST_CASE("learn --block gives the same predictions as one at a time", "[app][block]") {
+  const RunResult single = RunApp("learn --predictions=- --quiet --features=32", SmoothCsv(300));
+  const RunResult blocked = RunApp("learn --predictions=- --quiet --features=32 --block=16", SmoothCsv(300));
+  REQUIRE(blocked.exit_code == 0);
+  const std::vector<std::string> a = Lines(single.out), b = Lines(blocked.out);
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) CHECK(std::stod(b[i]) == Approx(std::stod(a[i])).margin(1e-9));
+}
+
+TEST_CASE("learn --variance writes the predictive variance as a second column", "[app][variance]") {
+  const RunResult result = RunApp("learn --predictions=- --quiet --features=32 --variance", SmoothCsv(100));
+  CHECK(result.exit_code == 0);
+  const std::vector<std::string> lines = Lines(result.out);
+  REQUIRE(lines.size() == 100);
+  const std::string& last = lines.back();
+  REQUIRE(last.find(',') != std::string::npos);
+  CHECK(std::stod(last.substr(last.find(',') + 1)) > 0);
+  // Before anything is learned the noise, and so the variance, is unknown.
+  CHECK(lines.front().substr(lines.front().find(',')) == ",nan");
+  CHECK(RunApp("learn --variance --block=4", "").exit_code == 2);
+}
+
+TEST_CASE("learn takes other kernels, ARD lengthscales and gamma=auto", "[app][kernels]") {
+  for (const char* kernel : {"laplacian", "cauchy", "matern12", "matern32", "matern52"}) {
+    const RunResult result = RunApp(std::string("learn --quiet --predictions=- --features=32 --kernel=") + kernel,
+                                    SmoothCsv(50));
+    CHECK(result.exit_code == 0);
+    CHECK(Lines(result.out).size() == 50);
+  }
+  const RunResult ard = RunApp("learn --quiet --predictions=- --features=32 --lengthscales=0.5,2", SmoothCsv(50));
+  CHECK(ard.exit_code == 0);
+  const RunResult automatic = RunApp("learn --predictions=- --features=32 --gamma=auto", SmoothCsv(300));
+  CHECK(automatic.exit_code == 0);
+  CHECK(Lines(automatic.out).size() == 300);
+  CHECK(automatic.err.find("tuned on the first 256 labelled lines by leave-one-out: kernel gaussian, "
+                           "gamma ") != std::string::npos);
+  // --kernel=auto chooses among all six, and --tune_report shows each one's table.
+  const RunResult kernel = RunApp("learn --features=32 --kernel=auto --tune_report", SmoothCsv(300));
+  CHECK(kernel.exit_code == 0);
+  for (const char* name : {"gaussian", "laplacian", "cauchy", "matern12", "matern32", "matern52"}) {
+    CHECK(kernel.err.find(std::string("leave-one-out rmse, kernel ") + name + " (* = chosen)") !=
+          std::string::npos);
+  }
+  // One "(* = chosen)" per table, and one chosen grid point in all.
+  CHECK(std::count(kernel.err.begin(), kernel.err.end(), '*') == 6 + 1);
+  CHECK(RunApp("learn --kernel=auto --sampler=orthogonal", "1,2,3\n").exit_code == 2);
+}
+
+TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
+  const RunResult kernel = RunApp("learn --kernel=rbf", "1,2,3\n");
+  CHECK(kernel.exit_code == 2);
+  CHECK(kernel.err.find("unknown kernel 'rbf'") != std::string::npos);
+  const RunResult lengthscales = RunApp("learn --lengthscales=1,2,3", "1,2,3\n");
+  CHECK(lengthscales.exit_code == 2);
+  CHECK(lengthscales.err.find("--lengthscales has 3 values, but the input has 2") != std::string::npos);
+  const RunResult gamma = RunApp("learn --gamma=wide", "1,2,3\n");
+  CHECK(gamma.exit_code == 2);
+  CHECK(gamma.err.find("--gamma=wide: expected a number or auto") != std::string::npos);
+  // A window too short to choose from falls back to the documented settings, and says so.
+  const RunResult too_few = RunApp("learn --gamma=auto --predictions=-", "1,2,3\n");
+  CHECK(too_few.exit_code == 0);
+  CHECK(too_few.err.find("automatic settings: tuning: needs at least 2 labelled rows, got 1; using "
+                         "kernel gaussian, gamma 0.25, ridge 0.01") != std::string::npos);
+  CHECK(Lines(too_few.out) == std::vector<std::string>{"0"});
+  const RunResult constant = RunApp("learn --quiet", "1,2,3\n1,2,4\n1,2,5\n");
+  CHECK(constant.exit_code == 0);
+  CHECK(constant.err.find("the median squared distance of the warm-up inputs is zero; using kernel") !=
+        std::string::npos);
+}
+
+TEST_CASE("learn reads libsvm, dense and other delimiters, and ignores columns", "[app][formats]") {
+  const RunResult libsvm = RunApp("learn --format=libsvm --dim=3 --predictions=- --quiet --features=16",
+                                  "1 1:0.5 3:2\n-1 2:1\n3:1\n2 7:1\n");
+  CHECK(libsvm.exit_code == 0);
+  CHECK(Lines(libsvm.out).size() == 4);
+  const RunResult dense = RunApp("learn --format=dense --predictions=- --quiet --features=16",
+                                 "1  2\t3\n  4 5 6\n");
+  CHECK(dense.exit_code == 0);
+  CHECK(Lines(dense.out).size() == 2);
+  const RunResult semicolon = RunApp("learn '--delimiter=;' --predictions=- --quiet --features=16",
+                                     "1;2;3\n4;5;6\n");
+  CHECK(semicolon.exit_code == 0);
+  CHECK(Lines(semicolon.out).size() == 2);
+  const RunResult ignored = RunApp("learn --header --ignore=id --target=y --predictions=- --features=16",
+                                   "id,a,y\nx17,1,2\nx18,2,3\n");
+  CHECK(ignored.exit_code == 0);
+  CHECK(ignored.err.find("2 learned, 0 predicted only, 0 rejected") != std::string::npos);
+}
+
+TEST_CASE("Format errors: usage and lines", "[app][formats][errors]") {
+  const RunResult inferred = RunApp("learn --format=libsvm --predictions=- --features=16", "1 1:1\n-1 4:2\n");
+  CHECK(inferred.exit_code == 0);
+  CHECK(inferred.err.find("libsvm dimension inferred: 4") != std::string::npos);
+  CHECK(Lines(inferred.out).size() == 2);
+  const RunResult no_index = RunApp("learn --format=libsvm", "1\n2\n");
+  CHECK(no_index.exit_code == 3);
+  CHECK(no_index.err.find("no feature index in the first 2 lines to infer --dim from") != std::string::npos);
+  const RunResult serve = RunApp("serve --format=libsvm", "");
+  CHECK(serve.exit_code == 2);
+  CHECK(serve.err.find("--format=libsvm needs --dim=N (the number of inputs)") != std::string::npos);
+  const RunResult beyond = RunApp("learn --format=libsvm --dim=2 --features=16", "1 1:1\n1 3:1\n");
+  CHECK(beyond.exit_code == 0);
+  CHECK(beyond.err.find("line 2: token 2: index 3 is outside 1..2 (--dim) (skipped)") != std::string::npos);
+  CHECK(RunApp("learn --format=xml", "").exit_code == 2);
+  CHECK(RunApp("learn --delimiter=ab", "").exit_code == 2);
+}
+
+
+
+TEST_CASE("Input a new user meets on day one gets a helpful message", "[app][errors][formats]") {
+  SECTION("a UTF-8 byte order mark") {
+    const RunResult result = RunApp("learn --header --target=c --quiet", "\xEF\xBB\xBF" "a,b,c\n1,2,3\n");
+    CHECK(result.exit_code == 0);
+  }
+  SECTION("a tab-separated file") {
+    const RunResult result = RunApp("learn", "1\t2\t3\n");
+    CHECK(result.exit_code == 3);
+    CHECK(result.err.find("need at least 2 columns (inputs and a target), got 1 with delimiter ','; "
+                          "the line has 'tab' characters: try --delimiter=tab (or --format=dense)") !=
+          std::string::npos);
+  }
+  SECTION("a semicolon-separated file") {
+    CHECK(RunApp("learn", "1;2;3\n").err.find("try --delimiter=';'") != std::string::npos);
+  }
+  SECTION("a target name not in the header") {
+    const RunResult result = RunApp("learn --header --target=price", "a,b,medv\n1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("--target=price: no such column; the header has a, b, medv") !=
+          std::string::npos);
+  }
+  SECTION("--ignore names itself") {
+    const RunResult result = RunApp("learn --header --ignore=foo", "a,b,c\n1,2,3\n");
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("--ignore=foo: no such column") != std::string::npos);
+  }
+  SECTION("duplicate column names") {
+    const RunResult warned = RunApp("learn --header --quiet", "a,a,y\n1,2,3\n");
+    CHECK(warned.exit_code == 0);
+    CHECK(warned.err.find("warning: the header names more than one column 'a'") != std::string::npos);
+    const RunResult ambiguous = RunApp("learn --header --target=a", "a,a,y\n1,2,3\n");
+    CHECK(ambiguous.exit_code == 2);
+    CHECK(ambiguous.err.find("the header names more than one column 'a'; give the column's 0-based "
+                             "index instead") != std::string::npos);
+  }
+}
+
+}  // namespace
