@@ -14,129 +14,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "line_server_connection.h"
 
 namespace rffstream::app {
 namespace {
 
 constexpr int kMaxEvents = 256;
 constexpr std::size_t kReadChunk = 1 << 16;
-// Backpressure: a connection whose unsent responses reach this many bytes is
-// neither read nor answered until they drain below it.
-constexpr std::size_t kMaxUnsentBytes = 1 << 20;
-// While descriptors run out (EMFILE), accepting waits for a connection to
-// close, or this long, and the failure is logged at most this often.
-constexpr absl::Duration kAcceptRetry = absl::Seconds(1);
-// Connection counts go to the log at most this often.
-constexpr absl::Duration kLogInterval = absl::Seconds(5);
 // How long a shutdown waits for slow readers to take their last responses.
 constexpr absl::Duration kDrainTimeout = absl::Seconds(5);
 
 }  // namespace
-
-struct LineServer::Connection {
-  int fd = -1;
-  std::string input;           // bytes received, not yet answered
-  std::string output;          // responses not yet sent
-  std::size_t output_sent = 0;
-  // No more input will be read: the client closed its side, or the server
-  // is stopping and has read all there was. Complete lines still get answers.
-  bool input_done = false;
-  // After the output is sent, close (an over-long line, a send error, idleness).
-  bool close_after_flush = false;
-  std::uint32_t interest = EPOLLIN | EPOLLRDHUP;  // the events registered with epoll
-  absl::Time last_activity = absl::Now();
-
-  std::size_t unsent() const { return output.size() - output_sent; }
-  // Backpressure: stop reading and answering until the client reads.
-  bool output_full() const { return unsent() >= kMaxUnsentBytes; }
-  bool has_complete_line() const { return input.find('\n') != std::string::npos; }
-};
-
-LineServer::LineServer(int listen_fd, LineServerOptions options, LineHandler handler,
-                       std::FILE* log)
-    : listen_fd_(listen_fd), options_(options), handler_(std::move(handler)), log_(log) {}
-
-LineServer::~LineServer() {
-  for (auto& [fd, connection] : connections_) ::close(fd);
-  if (listen_fd_ >= 0) ::close(listen_fd_);
-  if (epoll_fd_ >= 0) ::close(epoll_fd_);
-}
-
-void LineServer::LogCounts(bool force) {
-  const absl::Time now = absl::Now();
-  if (!force && (accepted_ == logged_accepted_ || now - last_log_ < kLogInterval)) return;
-  std::fprintf(log_,
-               "rffstream serve: connections open %d, accepted %" PRId64 ", closed %" PRId64
-               ", refused %" PRId64 "\n",
-               open_connections(), accepted_, closed_, refused_);
-  last_log_ = now;
-  logged_accepted_ = accepted_;
-}
-
-void LineServer::Accept() {
-  while (true) {
-    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-        PauseAccepting(errno);
-      } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        std::fprintf(log_, "rffstream serve: accept failed: %s\n", std::strerror(errno));
-      }
-      return;
-    }
-    if (open_connections() >= options_.max_connections) {
-      const std::string refusal = absl::StrCat("error: too many connections (limit ",
-                                               options_.max_connections, ")\n");
-      // Best effort: the client may already be gone.
-      (void)::send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-      ::close(fd);
-      ++refused_;
-      continue;
-    }
-    // Responses are small and answer requests: send them now, not after
-    // Nagle's wait for an acknowledgement (fails harmlessly on Unix sockets).
-    const int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    auto connection = std::make_unique<Connection>();
-    connection->fd = fd;
-    epoll_event event{};
-    event.events = EPOLLIN | EPOLLRDHUP;
-    event.data.fd = fd;
-    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) {
-      ::close(fd);
-      continue;
-    }
-    connections_.emplace(fd, std::move(connection));
-    ++accepted_;
-  }
-}
-
-void LineServer::PauseAccepting(int error) {
-  ++accept_failures_;
-  const absl::Time now = absl::Now();
-  if (now - last_accept_failure_log_ >= kAcceptRetry) {
-    std::fprintf(log_,
-                 "rffstream serve: cannot accept: %s (%" PRId64 " failures since the last message); "
-                 "waiting for a connection to close\n",
-                 std::strerror(error), accept_failures_);
-    last_accept_failure_log_ = now;
-    accept_failures_ = 0;
-  }
-  // The pending connection stays in the backlog; the level-triggered
-  // listening socket would report it again at once, so stop watching it.
-  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
-  accept_resume_at_ = now + kAcceptRetry;
-}
-
-void LineServer::ResumeAccepting() {
-  if (accept_resume_at_ == absl::InfinitePast() || listen_fd_ < 0) return;
-  epoll_event event{};
-  event.events = EPOLLIN;
-  event.data.fd = listen_fd_;
-  ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &event);
-  accept_resume_at_ = absl::InfinitePast();
-}
 
 void LineServer::UpdateInterest(Connection& connection) {
   // Reading stops when the output is full or the connection is closing:
@@ -271,34 +159,6 @@ bool LineServer::Pump(Connection& connection) {
 void LineServer::OnEvent(Connection& connection, std::uint32_t events, bool until_drained) {
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(connection, until_drained);
   Pump(connection);
-}
-
-void LineServer::Close(int fd) {
-  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
-  ::close(fd);
-  connections_.erase(fd);
-  ++closed_;
-  ResumeAccepting();  // a descriptor is free again
-}
-
-void LineServer::CloseIdleConnections() {
-  if (options_.idle_timeout <= absl::ZeroDuration()) return;
-  const absl::Time now = absl::Now();
-  std::vector<int> idle;
-  for (auto& [fd, connection] : connections_) {
-    if (now - connection->last_activity >= options_.idle_timeout) idle.push_back(fd);
-  }
-  for (int fd : idle) {
-    Connection& connection = *connections_.at(fd);
-    if (connection.close_after_flush) {
-      Close(fd);  // told, and still not reading its last answers: gone
-      continue;
-    }
-    connection.output += "error: idle timeout\n";
-    connection.close_after_flush = true;
-    connection.last_activity = now;  // a grace period to read it
-    Pump(connection);
-  }
 }
 
 absl::Status LineServer::Run(int signal_fd) {
