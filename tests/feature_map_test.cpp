@@ -104,20 +104,31 @@ TEST_CASE("Pair map approximates the Gaussian kernel", "[feature_map][statistica
   CheckKernelApproximation(FeatureMapKind::kPair);
 }
 
-TEST_CASE("MapRange gives the same features as Map", "[feature_map]") {
-  for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
-    FeatureMapConfig config = SmallConfig(kind);
-    config.num_features = 300;
-    absl::StatusOr<FeatureMap> map = FeatureMap::Create(config);
-    REQUIRE(map.ok());
-    const double x[3] = {1.5, -0.2, 0.4};
-    std::vector<double> full(300), piece(300);
-    map->Map(x, full);
-    for (int first = 0; first < 300; first += 70) {
-      const int count = std::min(70, 300 - first);
-      map->MapRange(x, first, std::span<double>(piece.data() + first, count));
+template <class Real>
+void CheckRangesEqualMap(FeatureMapKind kind) {
+  FeatureMapConfig config = SmallConfig(kind);
+  config.num_features = 300;
+  absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
+  REQUIRE(map.ok());
+  const Real x[3] = {1.5, -0.2, 0.4};
+  std::vector<Real> full(300), piece(300);
+  map->Map(x, full);
+  // Pieces across the cosine/sine boundary of the pair map (150), some
+  // longer than a vector, some not a multiple of one.
+  for (int length : {1, 7, 70, 128, 300}) {
+    std::fill(piece.begin(), piece.end(), Real{0});
+    for (int first = 0; first < 300; first += length) {
+      const int count = std::min(length, 300 - first);
+      map->MapRange(x, first, std::span<Real>(piece.data() + first, count));
     }
-    for (int i = 0; i < 300; ++i) CHECK(piece[i] == Approx(full[i]).margin(kFeatureTolerance));
+    for (int i = 0; i < 300; ++i) CHECK(piece[i] == full[i]);
+  }
+}
+
+TEST_CASE("MapRange gives Map's features, bit for bit", "[feature_map]") {
+  for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
+    CheckRangesEqualMap<double>(kind);
+    CheckRangesEqualMap<float>(kind);
   }
 }
 

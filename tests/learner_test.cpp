@@ -252,8 +252,11 @@ TEST_CASE("Feature rows mapped apart give the same model as learning from inputs
       direct->LearnOutputs(stream.inputs[t], targets, priors);
       from_rows->LearnRowOutputs(row, targets, row_priors);
       for (int output = 0; output < 2; ++output) {
-        CHECK(row_priors[output] == priors[output]);  // the same arithmetic
-        CHECK(row_predictions[output] == Approx(predictions[output]).margin(1e-12));
+        // One prediction path: the same bits from inputs and from rows, and
+        // the a-priori prediction of learning is the prediction made before.
+        CHECK(row_priors[output] == priors[output]);
+        CHECK(row_predictions[output] == predictions[output]);
+        CHECK(priors[output] == predictions[output]);
       }
       CHECK(from_rows->PredictRowWithVariance(row).variance ==
             direct->PredictWithVariance(stream.inputs[t]).variance);
@@ -300,6 +303,48 @@ TEST_CASE("Learner config validation names the problem", "[learner][errors]") {
     config.features.input_dimension = 0;
     CHECK(Learner::Create(config).status().message() ==
           "feature map: input_dimension must be positive, got 0");
+  }
+}
+
+template <class Real>
+void CheckOnePredictionPath(FeatureMapKind map, bool intercept, int num_features) {
+  LearnerConfig config = TestConfig(map, intercept);
+  config.features.num_features = num_features;
+  config.num_outputs = 2;
+  absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(config);
+  REQUIRE(learner.ok());
+  const Stream stream = MakeStream(60, 5);
+  std::vector<Real> x(5), row(static_cast<std::size_t>(learner->row_length()));
+  for (std::size_t t = 0; t < stream.targets.size(); ++t) {
+    std::copy(stream.inputs[t].begin(), stream.inputs[t].end(), x.begin());
+    Real predictions[2], row_predictions[2], priors[2];
+    const Real targets[2] = {static_cast<Real>(stream.targets[t]), Real{1}};
+    learner->PredictOutputs(x, predictions);
+    learner->MapRow(x, row);
+    learner->PredictRowOutputs(row, row_predictions);
+    const Real single = learner->Predict(x);
+    const Real with_variance = learner->PredictRowWithVariance(row).prediction;
+    REQUIRE(learner->LearnOutputs(x, targets, priors));
+    for (int output = 0; output < 2; ++output) {
+      CHECK(row_predictions[output] == predictions[output]);
+      CHECK(priors[output] == predictions[output]);
+    }
+    CHECK(single == predictions[0]);
+    CHECK(with_variance == predictions[0]);
+  }
+}
+
+TEST_CASE("Every prediction path gives the same bits", "[learner][predict]") {
+  // Feature counts around the prediction chunk (128), with and without the
+  // intercept in a chunk of its own.
+  for (int num_features : {64, 128, 200, 256, 300}) {
+    for (bool intercept : {true, false}) {
+      for (FeatureMapKind map : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
+        INFO("D = " << num_features << ", intercept " << intercept << ", map " << static_cast<int>(map));
+        CheckOnePredictionPath<double>(map, intercept, num_features);
+        CheckOnePredictionPath<float>(map, intercept, num_features);
+      }
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 #include "rffstream/feature_map.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <type_traits>
 #include <utility>
@@ -100,12 +101,22 @@ void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
     MapFrequencies(x, first, count, z.data(), nullptr);
     return;
   }
-  // Pair map: features [0, m) are cosines, [m, 2m) sines of the same frequencies.
+  // Pair map: features [0, m) are cosines, [m, 2m) sines of the same
+  // frequencies. Both come from the sin+cos kernel, as in Map(), so that a
+  // range holds Map()'s bits (the cos-only and sin-only kernels round
+  // differently); the half not asked for goes to a scratch buffer, in pieces.
+  constexpr int kPiece = 64;
+  std::array<Real, kPiece> unused;
   const int m = num_frequencies_;
   const int cos_count = std::clamp(m - first, 0, count);
-  if (cos_count > 0) MapFrequencies(x, first, cos_count, z.data(), nullptr);
-  if (count > cos_count) {
-    MapFrequencies(x, first + cos_count - m, count - cos_count, nullptr, z.data() + cos_count);
+  for (int done = 0; done < cos_count; done += kPiece) {
+    const int piece = std::min(kPiece, cos_count - done);
+    MapFrequencies(x, first + done, piece, z.data() + done, unused.data());
+  }
+  const int sin_first = first + cos_count - m;
+  for (int done = 0; done < count - cos_count; done += kPiece) {
+    const int piece = std::min(kPiece, count - cos_count - done);
+    MapFrequencies(x, sin_first + done, piece, unused.data(), z.data() + cos_count + done);
   }
 }
 

@@ -8,14 +8,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "internal/dot_product.h"
+#include "internal/chunked_prediction.h"
 
 namespace rffstream {
 namespace {
-
-// Predict() maps the features a piece at a time into a stack buffer, so it
-// needs no scratch member and stays const and thread-safe.
-constexpr int kPredictChunk = 128;
 
 }  // namespace
 
@@ -48,19 +44,20 @@ BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> fea
 template <class Real>
 void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
                                         std::span<Real> predictions) const noexcept {
+  // The row's chunks (internal/chunked_prediction.h), mapped one at a time
+  // into a stack buffer: no scratch, so const and thread-safe.
   const int num_features = feature_map_.num_features();
-  const int outputs = static_cast<int>(predictions.size());
-  std::array<Real, kPredictChunk> chunk;
-  for (int output = 0; output < outputs; ++output) {
-    predictions[output] = config_.intercept ? rls_.weights(output)[num_features] : Real{0};
-  }
-  for (int first = 0; first < num_features; first += kPredictChunk) {
-    const int count = std::min(kPredictChunk, num_features - first);
-    feature_map_.MapRange(x, first, std::span<Real>(chunk.data(), count));
-    for (int output = 0; output < outputs; ++output) {
-      predictions[output] +=
-          internal::DotProduct(rls_.weights(output).data() + first, chunk.data(),
-                               static_cast<std::size_t>(count));
+  const int row_length = rls_.dimension();
+  std::array<Real, internal::kPredictionChunk> chunk;
+  std::fill(predictions.begin(), predictions.end(), Real{0});
+  for (int first = 0; first < row_length; first += internal::kPredictionChunk) {
+    const int count = std::min(internal::kPredictionChunk, row_length - first);
+    const int mapped = std::min(count, num_features - first);
+    if (mapped > 0) feature_map_.MapRange(x, first, std::span<Real>(chunk.data(), mapped));
+    if (mapped < count) chunk[mapped] = Real{1};  // the intercept's
+    for (std::size_t output = 0; output < predictions.size(); ++output) {
+      predictions[output] += internal::PredictionChunkTerm(
+          rls_.weights(static_cast<int>(output)).data() + first, chunk.data(), count);
     }
   }
 }

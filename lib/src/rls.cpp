@@ -9,6 +9,7 @@
 #include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
+#include "internal/chunked_prediction.h"
 #include "internal/dot_product.h"
 #include "internal/simd_kernels.h"
 #include "internal/symmetric_update.h"
@@ -82,7 +83,7 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
 
 template <class Real>
 Real BasicRls<Real>::Predict(std::span<const Real> z, int output) const {
-  return Dot<Real>(weights(output), z);
+  return internal::ChunkedPrediction(weights(output).data(), z.data(), z.size());
 }
 
 template <class Real>

@@ -58,7 +58,9 @@ class BasicFeatureMap {
   void MapBlock(std::span<const Real> inputs, std::span<Real> features) const noexcept;
 
   // Features first .. first + z.size() - 1 of z(x), for callers that consume
-  // the features in cache-sized pieces.
+  // the features in cache-sized pieces: the same bits as Map()'s (with the
+  // pair map, each frequency's sine and cosine are computed together, so a
+  // range of one half costs the trigonometry of both).
   // REQUIRES: x.size() == input_dimension(), 0 <= first, first + z.size() <= num_features().
   void MapRange(std::span<const Real> x, int first, std::span<Real> z) const noexcept;
 
