@@ -60,15 +60,40 @@ void BM_NaiveLearn(benchmark::State& state) {
 }
 BENCHMARK(BM_NaiveLearn)->Arg(256)->Arg(1024);
 
+// Predict(x) maps the features a chunk at a time into a stack buffer; its
+// baseline in the same run is mapping the whole row first (MapRow) and
+// predicting from it, which needs a row-sized buffer. Args: D, map (0 phase,
+// 1 pair: each chunk of one half costs the sine and cosine of its
+// frequencies, so that Predict keeps Map()'s bits).
+LearnerConfig PredictConfig(const benchmark::State& state) {
+  LearnerConfig config = BenchConfig(static_cast<int>(state.range(0)), kInputDimension);
+  config.features.map = state.range(1) == 0 ? FeatureMapKind::kPhase : FeatureMapKind::kPair;
+  return config;
+}
+
 void BM_LearnerPredict(benchmark::State& state) {
-  absl::StatusOr<Learner> learner =
-      Learner::Create(BenchConfig(static_cast<int>(state.range(0)), kInputDimension));
+  absl::StatusOr<Learner> learner = Learner::Create(PredictConfig(state));
   const auto inputs = MakeInputs(kInputDimension);
   int t = 0;
   for (auto _ : state) benchmark::DoNotOptimize(learner->Predict(inputs[t++ % kStreamLength]));
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_LearnerPredict)->Arg(256)->Arg(1024);
+BENCHMARK(BM_LearnerPredict)->ArgsProduct({{256, 1024}, {0, 1}});
+
+void BM_LearnerMapRowThenPredict(benchmark::State& state) {
+  absl::StatusOr<Learner> learner = Learner::Create(PredictConfig(state));
+  const auto inputs = MakeInputs(kInputDimension);
+  std::vector<double> row(static_cast<std::size_t>(learner->row_length()));
+  double prediction = 0;
+  int t = 0;
+  for (auto _ : state) {
+    learner->MapRow(inputs[t++ % kStreamLength], row);
+    learner->PredictRowOutputs(row, std::span<double>(&prediction, 1));
+    benchmark::DoNotOptimize(prediction);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_LearnerMapRowThenPredict)->ArgsProduct({{256, 1024}, {0, 1}});
 
 // The feature map alone, one sample at a time, against the naive std::cos loop.
 void BM_FeatureMapSample(benchmark::State& state) {

@@ -13,6 +13,9 @@
 namespace rffstream {
 namespace {
 
+// Predict() maps a row of up to this many bytes on the stack.
+constexpr std::size_t kStackRowBytes = 16 << 10;
+
 }  // namespace
 
 template <class Real>
@@ -44,10 +47,18 @@ BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> fea
 template <class Real>
 void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
                                         std::span<Real> predictions) const noexcept {
-  // The row's chunks (internal/chunked_prediction.h), mapped one at a time
-  // into a stack buffer: no scratch, so const and thread-safe.
-  const int num_features = feature_map_.num_features();
+  // No scratch member, so const and thread-safe: a row that fits in
+  // kStackRowBytes is mapped whole on the stack, a longer one a chunk at a
+  // time (internal/chunked_prediction.h); both sum the same chunks.
   const int row_length = rls_.dimension();
+  if (static_cast<std::size_t>(row_length) * sizeof(Real) <= kStackRowBytes) {
+    std::array<Real, kStackRowBytes / sizeof(Real)> row;
+    MapRow(x, std::span<Real>(row.data(), static_cast<std::size_t>(row_length)));
+    PredictRowOutputs(std::span<const Real>(row.data(), static_cast<std::size_t>(row_length)),
+                      predictions);
+    return;
+  }
+  const int num_features = feature_map_.num_features();
   std::array<Real, internal::kPredictionChunk> chunk;
   std::fill(predictions.begin(), predictions.end(), Real{0});
   for (int first = 0; first < row_length; first += internal::kPredictionChunk) {

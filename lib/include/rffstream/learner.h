@@ -18,11 +18,14 @@
 //   double prediction = learner->Predict(x_new);
 //
 // Hot path: after Create(), Predict() and Learn() allocate nothing, take no
-// locks and throw nothing. Their inputs must have the right size (see the
-// REQUIRES lines). A sample that would make the model non-finite (a NaN or
-// infinite value, or numbers so large that the update overflows) is never
-// learned: the model stays as it was and the learning call says so (a NaN
-// prior, false, or a smaller count), so one bad sample cannot poison a model.
+// locks and throw nothing (Predict() uses up to 16 KiB of stack). Every
+// prediction — Predict(), the row calls, the a-priori predictions Learn()
+// returns — is the same arithmetic, so all give the same bits. Their inputs
+// must have the right size (see the REQUIRES lines). A sample that would make
+// the model non-finite (a NaN or infinite value, or numbers so large that the
+// update overflows) is never learned: the model stays as it was and the
+// learning call says so (a NaN prior, false, or a smaller count), so one bad
+// sample cannot poison a model.
 //
 // Threading: a Learner is not shared across threads without external
 // synchronization; Predict() on a const Learner may run on many threads at once.
