@@ -47,6 +47,10 @@ case "${1:-}" in
   test)
     build
     (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)")
+    # A host that builds the library and its tests without the app must be
+    # able to configure (generating is where a missing target shows).
+    cmake -S . -B build-no-apps -G Ninja -DRFFSTREAM_BUILD_APPS=OFF \
+      -DRFFSTREAM_BUILD_BENCHMARKS=OFF >/dev/null
     # The library, the app and the tests again under AddressSanitizer and
     # UBSan. Left out there: the fuzzers (sanitized already), the package
     # consumers (nothing to sanitize) and valgrind (which cannot run ASan).
