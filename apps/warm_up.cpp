@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "absl/strings/str_cat.h"
 #include "model_options.h"
@@ -24,23 +25,36 @@ double ShownError(const Task& task, double error) {
   return task.is_classifier() ? error : std::sqrt(error);
 }
 
-void PrintTable(std::FILE* log, const TuningResult& tuned, const Task& task) {
-  const std::size_t ridges = tuned.ridges.size(), gammas = tuned.gammas.size();
-  for (std::size_t k = 0; k < tuned.kernels.size(); ++k) {
-    std::fprintf(log, "leave-one-out %s, kernel %s (* = chosen)\n%12s", ErrorName(task),
-                 std::string(KernelKindName(tuned.kernels[k])).c_str(), "gamma \\ ridge");
-    for (double ridge : tuned.ridges) std::fprintf(log, " %10.3g", ridge);
-    std::fprintf(log, "\n");
-    for (std::size_t g = 0; g < gammas; ++g) {
-      std::fprintf(log, "%12.4g", tuned.gammas[g]);
-      for (std::size_t r = 0; r < ridges; ++r) {
-        const double error = tuned.errors[(k * gammas + g) * ridges + r];
-        const bool chosen = tuned.kernels[k] == tuned.kernel && tuned.gammas[g] == tuned.gamma &&
-                            tuned.ridges[r] == tuned.ridge;
-        std::fprintf(log, " %9.4g%s", ShownError(task, error), chosen ? "*" : " ");
-      }
-      std::fprintf(log, "\n");
+// One table of leave-one-out errors: a row per bandwidth, a column per ridge.
+void PrintGrid(std::FILE* log, const TuningResult& tuned, const Task& task, KernelKind kernel,
+               int features, std::span<const double> gammas, std::span<const double> errors) {
+  std::fprintf(log, "leave-one-out %s, kernel %s, %d features (* = chosen)\n%12s", ErrorName(task),
+               std::string(KernelKindName(kernel)).c_str(), features, "gamma \\ ridge");
+  for (double ridge : tuned.ridges) std::fprintf(log, " %10.3g", ridge);
+  std::fprintf(log, "\n");
+  const std::size_t ridges = tuned.ridges.size();
+  for (std::size_t g = 0; g < gammas.size(); ++g) {
+    std::fprintf(log, "%12.4g", gammas[g]);
+    for (std::size_t r = 0; r < ridges; ++r) {
+      const bool chosen = kernel == tuned.kernel && gammas[g] == tuned.gamma &&
+                          tuned.ridges[r] == tuned.ridge &&
+                          (tuned.refined_features == 0 || features == tuned.refined_features);
+      std::fprintf(log, " %9.4g%s", ShownError(task, errors[g * ridges + r]), chosen ? "*" : " ");
     }
+    std::fprintf(log, "\n");
+  }
+}
+
+void PrintTables(std::FILE* log, const TuningResult& tuned, const Task& task) {
+  const std::size_t per_kernel = tuned.gammas.size() * tuned.ridges.size();
+  for (std::size_t k = 0; k < tuned.kernels.size(); ++k) {
+    PrintGrid(log, tuned, task, tuned.kernels[k], tuned.features, tuned.gammas,
+              std::span<const double>(tuned.errors).subspan(k * per_kernel, per_kernel));
+  }
+  if (tuned.refined_features > 0) {
+    std::fprintf(log, "then the best bandwidth and the two above it again, with more features:\n");
+    PrintGrid(log, tuned, task, tuned.kernel, tuned.refined_features, tuned.refined_gammas,
+              tuned.refined_errors);
   }
 }
 
@@ -116,7 +130,7 @@ void PrintWarmUpDecision(std::FILE* log, const WarmUpDecision& decision, const T
                "settings)\n",
                tuned.rows, std::string(KernelKindName(tuned.kernel)).c_str(), tuned.gamma,
                tuned.ridge, ErrorName(task), ShownError(task, tuned.error));
-  if (table) PrintTable(log, tuned, task);
+  if (table) PrintTables(log, tuned, task);
 }
 
 }  // namespace rffstream::app

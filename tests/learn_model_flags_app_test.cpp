@@ -94,8 +94,8 @@ TEST_CASE("learn takes other kernels, ARD lengthscales and gamma=auto", "[app][k
   const RunResult kernel = RunApp("learn --features=32 --kernel=auto --tune_report", SmoothCsv(300));
   CHECK(kernel.exit_code == 0);
   for (const char* name : {"gaussian", "laplacian", "cauchy", "matern12", "matern32", "matern52"}) {
-    CHECK(kernel.err.find(std::string("leave-one-out rmse, kernel ") + name + " (* = chosen)") !=
-          std::string::npos);
+    CHECK(kernel.err.find(std::string("leave-one-out rmse, kernel ") + name +
+                          ", 32 features (* = chosen)") != std::string::npos);
   }
   // One "(* = chosen)" per table, and one chosen grid point in all.
   CHECK(std::count(kernel.err.begin(), kernel.err.end(), '*') == 6 + 1);

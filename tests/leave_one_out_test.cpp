@@ -10,9 +10,14 @@
 namespace rffstream {
 namespace {
 
+struct BruteForce {
+  double squared_error = 0;
+  double misclassification = 0;
+};
+
 // The definition: refit without row i, predict row i.
-double BruteForceLeaveOneOut(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, double ridge) {
-  double sum = 0;
+BruteForce BruteForceLeaveOneOut(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, double ridge) {
+  BruteForce result;
   for (int i = 0; i < z.rows(); ++i) {
     Eigen::MatrixXd z_rest(z.rows() - 1, z.cols());
     Eigen::MatrixXd y_rest(y.rows() - 1, y.cols());
@@ -24,28 +29,47 @@ double BruteForceLeaveOneOut(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y,
     const Eigen::MatrixXd a =
         z_rest.transpose() * z_rest + ridge * Eigen::MatrixXd::Identity(z.cols(), z.cols());
     const Eigen::MatrixXd w = a.ldlt().solve(z_rest.transpose() * y_rest);
-    sum += (y.row(i) - z.row(i) * w).squaredNorm();
+    const Eigen::RowVectorXd prediction = z.row(i) * w;
+    result.squared_error += (y.row(i) - prediction).squaredNorm();
+    Eigen::Index predicted = 0, actual = 0;
+    prediction.maxCoeff(&predicted);
+    y.row(i).maxCoeff(&actual);
+    result.misclassification += predicted == actual ? 0 : 1;
   }
-  return sum / static_cast<double>(z.rows() * y.cols());
+  result.squared_error /= static_cast<double>(z.rows() * y.cols());
+  result.misclassification /= static_cast<double>(z.rows());
+  return result;
 }
 
 TEST_CASE("Leave-one-out errors equal refitting without each row", "[leave_one_out]") {
-  // Tall (rows > features) and wide (rows < features), one and two outputs.
-  for (const auto& [rows, dimension, outputs] : {std::tuple{40, 7, 1}, std::tuple{12, 30, 2}}) {
+  // Tall (rows > features) and wide (rows < features), one output, and three
+  // one-vs-rest outputs (±1) whose argmax is the class.
+  for (const auto& [rows, dimension, outputs] :
+       {std::tuple{40, 7, 1}, std::tuple{12, 30, 3}, std::tuple{60, 9, 3}}) {
     Eigen::MatrixXd z(rows, dimension), y(rows, outputs);
     for (int i = 0; i < rows; ++i) {
       for (int j = 0; j < dimension; ++j) z(i, j) = std::cos(0.7 * i * (j + 1) + j);
-      for (int k = 0; k < outputs; ++k) y(i, k) = std::sin(0.3 * i + k) + 0.1 * std::cos(5.0 * i);
+      if (outputs == 1) {
+        y(i, 0) = std::sin(0.3 * i) + 0.1 * std::cos(5.0 * i);
+        continue;
+      }
+      const int label = static_cast<int>(std::floor(1.5 * (1 + std::sin(0.3 * i + 0.2 * (i % 7)))));
+      for (int k = 0; k < outputs; ++k) y(i, k) = k == std::min(label, outputs - 1) ? 1 : -1;
     }
     const Eigen::Matrix<double, -1, -1, Eigen::RowMajor> z_rows = z, y_rows = y;
     const std::vector<double> ridges = {1e-3, 0.1, 10};
-    absl::StatusOr<std::vector<double>> errors = LeaveOneOutErrors(
+    absl::StatusOr<LeaveOneOutTable> errors = LeaveOneOutErrors(
         std::span<const double>(z_rows.data(), z_rows.size()), rows, dimension,
         std::span<const double>(y_rows.data(), y_rows.size()), outputs, ridges);
     REQUIRE(errors.ok());
+    REQUIRE(errors->squared_error.size() == ridges.size());
+    REQUIRE(errors->misclassification.size() == ridges.size());
     for (std::size_t r = 0; r < ridges.size(); ++r) {
-      INFO(rows << " x " << dimension << ", ridge " << ridges[r]);
-      CHECK((*errors)[r] == Approx(BruteForceLeaveOneOut(z, y, ridges[r])).epsilon(1e-8));
+      INFO(rows << " x " << dimension << ", " << outputs << " outputs, ridge " << ridges[r]);
+      const BruteForce expected = BruteForceLeaveOneOut(z, y, ridges[r]);
+      CHECK(errors->squared_error[r] == Approx(expected.squared_error).epsilon(1e-8));
+      CHECK(errors->misclassification[r] == expected.misclassification);
+      CHECK(&errors->by(LeaveOneOutCriterion::kSquaredError) == &errors->squared_error);
     }
   }
 }

@@ -78,6 +78,42 @@ TEST_CASE("Tuning picks the grid point with the least leave-one-out error", "[tu
   }
 }
 
+TEST_CASE("A long window is ranked with few features, then refined with more", "[tuning]") {
+  const Window window = MakeWindow(600, 0);
+  LearnerConfig config = BaseConfig();
+  config.features.num_features = 1024;
+  absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, {}, window.inputs, window.targets);
+  REQUIRE(tuned.ok());
+  CHECK(tuned->features == 256);
+  CHECK(tuned->refined_features == 512);
+  // The grid's best bandwidth and the two above it (fewer at the grid's
+  // end), all ridges.
+  const std::size_t ridges = tuned->ridges.size();
+  REQUIRE(!tuned->refined_gammas.empty());
+  const auto first = std::find(tuned->gammas.begin(), tuned->gammas.end(), tuned->refined_gammas[0]);
+  REQUIRE(first != tuned->gammas.end());
+  const std::size_t g = static_cast<std::size_t>(first - tuned->gammas.begin());
+  const std::size_t refined = std::min<std::size_t>(3, tuned->gammas.size() - g);
+  CHECK(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(refined)) ==
+        tuned->refined_gammas);
+  CHECK(tuned->refined_errors.size() == refined * ridges);
+  CHECK(*std::min_element(tuned->errors.begin() + g * ridges, tuned->errors.begin() + (g + 1) * ridges) ==
+        *std::min_element(tuned->errors.begin(), tuned->errors.end()));
+  // The choice is the refined table's least error.
+  CHECK(tuned->error == *std::min_element(tuned->refined_errors.begin(), tuned->refined_errors.end()));
+  CHECK(std::find(tuned->refined_gammas.begin(), tuned->refined_gammas.end(), tuned->gamma) !=
+        tuned->refined_gammas.end());
+
+  // A window of 512 rows or fewer is tuned with the model's features at once.
+  absl::StatusOr<TuningResult> short_window =
+      TuneOnWarmUp(config, {}, std::span<const double>(window.inputs).first(3 * 300),
+                   std::span<const double>(window.targets).first(300));
+  REQUIRE(short_window.ok());
+  CHECK(short_window->features == 1024);
+  CHECK(short_window->refined_features == 0);
+  CHECK(short_window->refined_errors.empty());
+}
+
 TEST_CASE("Tuning keeps what it is told to keep", "[tuning]") {
   const Window window = MakeWindow(100, 0);
   LearnerConfig config = BaseConfig();

@@ -18,10 +18,9 @@ bool AllFinite(std::span<const double> values) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<double>> LeaveOneOutErrors(std::span<const double> features, int rows,
-                                                      int dimension, std::span<const double> targets,
-                                                      int outputs, std::span<const double> ridges,
-                                                      LeaveOneOutCriterion criterion) {
+absl::StatusOr<LeaveOneOutTable> LeaveOneOutErrors(std::span<const double> features, int rows,
+                                                   int dimension, std::span<const double> targets,
+                                                   int outputs, std::span<const double> ridges) {
   if (rows < 2 || dimension < 1 || outputs < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "leave-one-out: needs at least 2 rows, 1 feature and 1 output, got ", rows, ", ",
@@ -67,32 +66,27 @@ absl::StatusOr<std::vector<double>> LeaveOneOutErrors(std::span<const double> fe
   squared_singular_values = squared_singular_values.cwiseMax(0.0);  // rounding below zero
   const Matrix projected = left.transpose() * y;           // Uᵀ Y, rank × outputs
   const Matrix left_squared = left.array().square();       // U_ij²
-  std::vector<double> errors;
-  errors.reserve(ridges.size());
+  LeaveOneOutTable table;
   for (double ridge : ridges) {
     const Eigen::VectorXd shrink =
         squared_singular_values.array() / (squared_singular_values.array() + ridge);
     const Matrix fitted = left * (shrink.asDiagonal() * projected);
     const Eigen::VectorXd leverage = left_squared * shrink;
-    double sum = 0;
+    double squared = 0, missed = 0;
     for (int i = 0; i < rows; ++i) {
       // H_ii < 1 for λ > 0; guard the rounding of a row the fit nearly interpolates.
       const double remaining = std::max(1.0 - leverage[i], 1e-12);
       const Eigen::RowVectorXd residual = (y.row(i) - fitted.row(i)) / remaining;
-      if (criterion == LeaveOneOutCriterion::kSquaredError) {
-        sum += residual.squaredNorm();
-        continue;
-      }
+      squared += residual.squaredNorm();
       Eigen::Index predicted = 0, actual = 0;
       (y.row(i) - residual).maxCoeff(&predicted);  // the left-out prediction
       y.row(i).maxCoeff(&actual);
-      sum += predicted == actual ? 0.0 : 1.0;
+      missed += predicted == actual ? 0.0 : 1.0;
     }
-    errors.push_back(criterion == LeaveOneOutCriterion::kSquaredError
-                         ? sum / (static_cast<double>(rows) * outputs)
-                         : sum / rows);
+    table.squared_error.push_back(squared / (static_cast<double>(rows) * outputs));
+    table.misclassification.push_back(missed / rows);
   }
-  return errors;
+  return table;
 }
 
 }  // namespace rffstream

@@ -12,9 +12,9 @@
 // further λ costs O(n · rank), no refit.
 //
 //   std::vector<double> ridges = {1e-3, 1e-2, 1e-1, 1};
-//   absl::StatusOr<std::vector<double>> errors =
+//   absl::StatusOr<rffstream::LeaveOneOutTable> errors =
 //       rffstream::LeaveOneOutErrors(features, rows, num_features, targets, 1, ridges);
-//   // (*errors)[k]: the mean squared leave-one-out residual with ridges[k]
+//   // errors->squared_error[k]: the mean squared leave-one-out residual with ridges[k]
 #ifndef RFFSTREAM_LEAVE_ONE_OUT_H_
 #define RFFSTREAM_LEAVE_ONE_OUT_H_
 
@@ -34,14 +34,23 @@ enum class LeaveOneOutCriterion {
   kMisclassification,
 };
 
+// The leave-one-out errors for each ridge, by both criteria (one
+// decomposition serves both).
+struct LeaveOneOutTable {
+  std::vector<double> squared_error;     // kSquaredError, one per ridge
+  std::vector<double> misclassification;  // kMisclassification, one per ridge
+  const std::vector<double>& by(LeaveOneOutCriterion criterion) const {
+    return criterion == LeaveOneOutCriterion::kSquaredError ? squared_error : misclassification;
+  }
+};
+
 // `features`: `rows` rows of `dimension` numbers (row-major); `targets`:
-// `rows` rows of `outputs` numbers. Returns the leave-one-out error for each
-// ridge. Errors: fewer than two rows, sizes that do not match, a ridge that
-// is not positive, a number that is not finite.
-[[nodiscard]] absl::StatusOr<std::vector<double>> LeaveOneOutErrors(
+// `rows` rows of `outputs` numbers. Errors: fewer than two rows, sizes that
+// do not match, a ridge that is not positive, a number that is not finite, a
+// decomposition that does not converge.
+[[nodiscard]] absl::StatusOr<LeaveOneOutTable> LeaveOneOutErrors(
     std::span<const double> features, int rows, int dimension, std::span<const double> targets,
-    int outputs, std::span<const double> ridges,
-    LeaveOneOutCriterion criterion = LeaveOneOutCriterion::kSquaredError);
+    int outputs, std::span<const double> ridges);
 
 }  // namespace rffstream
 

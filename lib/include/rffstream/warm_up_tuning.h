@@ -32,9 +32,12 @@ struct TuningRequest {
   // The kernels to choose among; empty keeps config.features.kernel.
   std::vector<KernelKind> kernels;
   // The features used while tuning: the config's, at most this many, and
-  // at most 256 for a window of more than 512 rows. The eigendecomposition
-  // costs O(min(n, D)³) per bandwidth: a short window affords the model's
-  // own features, a long one ranks the grid as well with fewer.
+  // at most 256 for the grid when the window has more than 512 rows. The
+  // eigendecomposition costs O(min(n, D)³) per bandwidth: a short window
+  // affords the model's own features; on a long one the grid is ranked with
+  // fewer, which favours wide kernels (few features cannot follow a narrow
+  // one), so the best bandwidth and the two above it are then evaluated again
+  // with up to 512 features, and the choice is made among those.
   int max_tuning_features = 1024;
   // Squared error for regression; a classifier's one-vs-rest outputs are
   // better judged by how often the left-out row's class is missed (ties,
@@ -53,6 +56,14 @@ struct TuningResult {
   std::vector<double> gammas;
   std::vector<double> ridges;
   std::vector<double> errors;
+  int features = 0;  // the features the table was computed with
+  // The second look on a long window (TuningRequest::max_tuning_features):
+  // refined_errors[g · ridges.size() + r] for the chosen kernel,
+  // refined_gammas[g] and ridges[r], with refined_features features. Empty
+  // when the table was computed with as many features as that already.
+  int refined_features = 0;
+  std::vector<double> refined_gammas;
+  std::vector<double> refined_errors;
   int rows = 0;
 };
 
