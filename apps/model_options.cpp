@@ -111,7 +111,8 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromOptions(const ModelOptions& optio
   features.kernel = *kernel;
   absl::StatusOr<FrequencySampler> sampler = ParseFrequencySampler(options.sampler);
   if (!sampler.ok()) return sampler.status();
-  features.sampler = *sampler;
+  // leverage: iid candidates until the warm-up window selects among them.
+  features.sampler = FeaturesFromWarmUp(options) ? FrequencySampler::kIid : *sampler;
   const std::string& gamma_text = options.gamma;
   absl::StatusOr<double> gamma = NumericGamma(options);
   if (!gamma.ok()) return gamma.status();
@@ -212,8 +213,13 @@ bool RidgeFromWarmUp(const ModelOptions& options) { return options.ridge == "aut
 
 bool KernelFromWarmUp(const ModelOptions& options) { return options.kernel == "auto"; }
 
+bool FeaturesFromWarmUp(const ModelOptions& options) {
+  return options.sampler == FrequencySamplerName(FrequencySampler::kLeverage);
+}
+
 bool ChoosesOnWarmUp(const ModelOptions& options) {
-  return GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options);
+  return GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options) ||
+         FeaturesFromWarmUp(options);
 }
 
 int WarmUpWindowLines(const ModelOptions& options, int num_classes) {
@@ -226,7 +232,7 @@ absl::Status ValidateModelOptions(const ModelOptions& options, const InputOption
   if (options.given.Has("gamma") && options.gamma == "auto" && !options.lengthscales.empty()) {
     return absl::InvalidArgumentError("--gamma=auto and --lengthscales are exclusive");
   }
-  if (KernelFromWarmUp(options) && options.sampler != "iid") {
+  if (KernelFromWarmUp(options) && options.sampler != "iid" && !FeaturesFromWarmUp(options)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--kernel=auto chooses among kernels that only the iid sampler serves; --sampler=",
         options.sampler, " is for the gaussian kernel"));

@@ -48,6 +48,8 @@ int BytesPerNumber(const ModelOptions& options);
 bool GammaFromWarmUp(const ModelOptions& options);
 bool RidgeFromWarmUp(const ModelOptions& options);
 bool KernelFromWarmUp(const ModelOptions& options);
+// --sampler=leverage: the features are selected on the warm-up window.
+bool FeaturesFromWarmUp(const ModelOptions& options);
 bool ChoosesOnWarmUp(const ModelOptions& options);
 
 // A classifier's warm-up window is at least this many lines per class.

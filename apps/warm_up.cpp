@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <span>
 
 #include "absl/strings/str_cat.h"
 #include "model_options.h"
 #include "rffstream/feature_map_config.h"
 #include "rffstream/input_statistics.h"
+#include "rffstream/leverage_features.h"
 #include "task_outputs.h"
 
 namespace rffstream::app {
@@ -81,7 +83,7 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
     config.features.input_offset = statistics.Means();
     config.features.input_scale = statistics.StandardDeviations();
   }
-  if (ChoosesOnWarmUp(options)) {
+  if (GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options)) {
     // The labelled lines, their labels encoded as the model's targets.
     std::vector<double> inputs, targets;
     std::vector<double> encoded(static_cast<std::size_t>(task.num_outputs()));
@@ -113,6 +115,21 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
                                        config.features.gamma, ", ridge ", config.ridge);
     }
   }
+  if (FeaturesFromWarmUp(options)) {
+    std::vector<double> inputs;
+    for (const WarmUpLine* line : lines) {
+      if (line->kind != WarmUpLine::Kind::kData || !Tame(line->inputs)) continue;
+      inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
+    }
+    absl::StatusOr<FeatureMapConfig> selected =
+        SelectFeaturesByLeverage(config.features, config.ridge, inputs);
+    if (selected.ok()) {
+      config.features = *std::move(selected);
+    } else {
+      absl::StrAppend(&decision.fallback, decision.fallback.empty() ? "" : "; ",
+                      selected.status().message(), "; using iid features");
+    }
+  }
   decision.config = std::move(config);
   return decision;
 }
@@ -121,6 +138,14 @@ void PrintWarmUpDecision(std::FILE* log, const WarmUpDecision& decision, const T
                          bool quiet, bool table) {
   if (!decision.fallback.empty()) {
     std::fprintf(log, "rffstream: automatic settings: %s\n", decision.fallback.c_str());
+  }
+  const FrequencySelection& selection = decision.config.features.selection;
+  if (!quiet && !selection.selected.empty()) {
+    const std::set<int> distinct(selection.selected.begin(), selection.selected.end());
+    std::fprintf(log,
+                 "leverage features: %zu frequencies drawn from %d candidates by their ridge "
+                 "leverage on the warm-up window (%zu distinct)\n",
+                 selection.selected.size(), selection.candidates, distinct.size());
   }
   if (quiet || !decision.tuning.has_value()) return;
   const TuningResult& tuned = *decision.tuning;

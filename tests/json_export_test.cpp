@@ -2,6 +2,7 @@
 // this test parses it with its own small JSON reader and recomputes them with
 // the formula documented in json_export.h, in plain double arithmetic.
 #include "rffstream/json_export.h"
+#include "rffstream/leverage_features.h"
 
 #include <catch2/catch.hpp>
 #include <cctype>
@@ -82,20 +83,24 @@ double PredictFromJson(const JsonValue& model, const std::vector<double>& x) {
   const auto& phases = model.fields.at("phases").items;
   const auto& weights = model.fields.at("weights").items;
   const double scale = model.fields.at("scale").number;
+  const auto& feature_weights = model.fields.at("feature_weights").items;
+  const auto weighed = [&](size_t feature) {
+    return feature_weights.empty() ? scale : scale * feature_weights[feature].number;
+  };
   const bool pair = model.fields.at("map").text == "pair";
   const size_t m = frequencies.size();
   double prediction = model.fields.at("intercept_weight").number;
   for (size_t i = 0; i < m; ++i) {
     double argument = phases[i].number;
     for (size_t j = 0; j < x.size(); ++j) argument += frequencies[i].items[j].number * x[j];
-    prediction += weights[i].number * scale * std::cos(argument);
-    if (pair) prediction += weights[m + i].number * scale * std::sin(argument);
+    prediction += weights[i].number * weighed(i) * std::cos(argument);
+    if (pair) prediction += weights[m + i].number * weighed(m + i) * std::sin(argument);
   }
   return prediction;
 }
 
 template <class Real>
-void CheckExportReproducesPredictions(FeatureMapKind map, bool intercept) {
+void CheckExportReproducesPredictions(FeatureMapKind map, bool intercept, bool leverage) {
   LearnerConfig config;
   config.features.input_dimension = 3;
   config.features.num_features = 40;
@@ -104,6 +109,16 @@ void CheckExportReproducesPredictions(FeatureMapKind map, bool intercept) {
   config.features.input_offset = {1.0, 2.0, -1.0};
   config.features.input_scale = {0.5, 2.0, 1.0};
   config.intercept = intercept;
+  if (leverage) {
+    std::vector<double> window;
+    for (int t = 0; t < 50; ++t) {
+      window.insert(window.end(), {std::sin(0.1 * t), 2 * std::cos(0.3 * t), 0.01 * t});
+    }
+    absl::StatusOr<FeatureMapConfig> selected =
+        SelectFeaturesByLeverage(config.features, config.ridge, window);
+    REQUIRE(selected.ok());
+    config.features = *selected;
+  }
   absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(config);
   REQUIRE(learner.ok());
   for (int t = 0; t < 300; ++t) {
@@ -126,8 +141,10 @@ void CheckExportReproducesPredictions(FeatureMapKind map, bool intercept) {
 TEST_CASE("Predictions recomputed from the JSON export match the library", "[json_export]") {
   for (FeatureMapKind map : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
     for (bool intercept : {true, false}) {
-      CheckExportReproducesPredictions<double>(map, intercept);
-      CheckExportReproducesPredictions<float>(map, intercept);
+      for (bool leverage : {false, true}) {
+        CheckExportReproducesPredictions<double>(map, intercept, leverage);
+        CheckExportReproducesPredictions<float>(map, intercept, leverage);
+      }
     }
   }
 }

@@ -102,6 +102,37 @@ TEST_CASE("learn takes other kernels, ARD lengthscales and gamma=auto", "[app][k
   CHECK(RunApp("learn --kernel=auto --sampler=orthogonal", "1,2,3\n").exit_code == 2);
 }
 
+TEST_CASE("learn --sampler=leverage selects features on the warm-up window", "[app][leverage]") {
+  TempDir dir;
+  const std::string model = (dir.path() / "model.rff").string();
+  const RunResult learned =
+      RunApp("learn --predictions=- --features=64 --sampler=leverage --kernel=laplacian --save=" +
+                 model,
+             SmoothCsv(300));
+  CHECK(learned.exit_code == 0);
+  CHECK(Lines(learned.out).size() == 300);
+  CHECK(learned.err.find("leverage features: 64 frequencies drawn from 512 candidates by their "
+                         "ridge leverage on the warm-up window (") != std::string::npos);
+  // The checkpoint keeps the selection: stopping after 280 lines and
+  // resuming gives the last 20 answers of the run that never stopped.
+  const std::vector<std::string> lines = Lines(SmoothCsv(300));
+  std::string head, tail;
+  for (std::size_t i = 0; i < lines.size(); ++i) (i < 280 ? head : tail) += lines[i] + "\n";
+  const std::string first_part = (dir.path() / "first.rff").string();
+  REQUIRE(RunApp("learn --quiet --features=64 --sampler=leverage --kernel=laplacian --save=" +
+                     first_part,
+                 head)
+              .exit_code == 0);
+  const RunResult resumed =
+      RunApp("learn --quiet --predictions=- --sampler=leverage --load=" + first_part, tail);
+  CHECK(resumed.exit_code == 0);
+  const std::vector<std::string> all = Lines(learned.out);
+  CHECK(Lines(resumed.out) == std::vector<std::string>(all.begin() + 280, all.end()));
+  const RunResult conflict = RunApp("learn --sampler=iid --load=" + model, SmoothCsv(5));
+  CHECK(conflict.exit_code == 2);
+  CHECK(conflict.err.find("--sampler=iid (the model has leverage)") != std::string::npos);
+}
+
 TEST_CASE("Kernel flag errors are usage errors", "[app][kernels][errors]") {
   const RunResult kernel = RunApp("learn --kernel=rbf", "1,2,3\n");
   CHECK(kernel.exit_code == 2);

@@ -97,6 +97,11 @@ class CheckpointAccess {
     writer.WriteArray<double>(features.lengthscales);
     writer.WriteArray<double>(features.input_offset);
     writer.WriteArray<double>(features.input_scale);
+    if (features.sampler == FrequencySampler::kLeverage) {
+      writer.Write<std::int32_t>(features.selection.candidates);
+      writer.WriteArray<std::int32_t>(features.selection.selected);
+      writer.WriteArray<double>(features.selection.weights);
+    }
     writer.Write<double>(config.ridge);
     writer.Write<double>(config.forgetting);
     writer.Write<std::uint8_t>(config.intercept ? 1 : 0);
@@ -118,7 +123,7 @@ class CheckpointAccess {
     if (!status.ok()) return status;
     if (map > static_cast<std::uint32_t>(FeatureMapKind::kPhase) ||
         kernel > static_cast<std::uint32_t>(KernelKind::kMatern52) ||
-        sampler > static_cast<std::uint32_t>(FrequencySampler::kQuasiMonteCarlo) ||
+        sampler > static_cast<std::uint32_t>(FrequencySampler::kLeverage) ||
         features.input_dimension <= 0) {
       return absl::DataLossError(
           absl::StrCat(reader.source(), ": the configuration is not valid (map kind ", map,
@@ -131,6 +136,14 @@ class CheckpointAccess {
     status = reader.ReadOptionalArray("lengthscales", dimension, features.lengthscales);
     if (status.ok()) status = reader.ReadOptionalArray("input offsets", dimension, features.input_offset);
     if (status.ok()) status = reader.ReadOptionalArray("input scales", dimension, features.input_scale);
+    if (status.ok() && features.sampler == FrequencySampler::kLeverage &&
+        features.num_features > 0) {
+      const auto frequencies = static_cast<std::uint64_t>(features.num_frequencies());
+      FrequencySelection& selection = features.selection;
+      status = reader.Read("leverage candidates", selection.candidates);
+      if (status.ok()) status = reader.ReadArray("leverage selection", frequencies, selection.selected);
+      if (status.ok()) status = reader.ReadArray("leverage weights", frequencies, selection.weights);
+    }
     if (status.ok()) status = reader.Read("ridge", config.ridge);
     if (status.ok()) status = reader.Read("forgetting factor", config.forgetting);
     if (status.ok()) status = reader.Read("intercept flag", intercept);

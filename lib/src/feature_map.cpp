@@ -41,6 +41,10 @@ BasicFeatureMap<Real>::BasicFeatureMap(FeatureMapConfig config, int num_frequenc
       padded_frequencies_(internal::PaddedLength(num_frequencies)),
       transposed_projection_(padded_frequencies_ * config_.input_dimension, Real{0}),
       padded_offsets_(padded_frequencies_, Real{0}) {
+  const std::vector<double>& weights = config_.selection.weights;
+  for (int copy = 0; copy < (config_.map == FeatureMapKind::kPair ? 2 : 1) && !weights.empty(); ++copy) {
+    feature_weights_.insert(feature_weights_.end(), weights.begin(), weights.end());
+  }
   const int d = config_.input_dimension;
   for (int i = 0; i < num_frequencies_; ++i) {
     for (int j = 0; j < d; ++j) {
@@ -65,6 +69,13 @@ void BasicFeatureMap<Real>::MapFrequencies(std::span<const Real> x, int first, i
 }
 
 template <class Real>
+void BasicFeatureMap<Real>::Weigh(int first, std::span<Real> z) const noexcept {
+  if (feature_weights_.empty()) return;
+  const Real* weights = feature_weights_.data() + first;
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] *= weights[i];
+}
+
+template <class Real>
 void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) const noexcept {
   const int m = num_frequencies_;
   if (config_.map == FeatureMapKind::kPhase) {
@@ -72,6 +83,7 @@ void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) cons
   } else {
     MapFrequencies(x, 0, m, z.data(), z.data() + m);
   }
+  Weigh(0, z);
 }
 
 template <class Real>
@@ -91,6 +103,10 @@ void BasicFeatureMap<Real>::MapBlock(std::span<const Real> inputs,
     kernels.map_block_double(arguments, inputs.data(), rows, num_frequencies_, features.data(),
                              sines, static_cast<std::size_t>(config_.num_features));
   }
+  const auto width = static_cast<std::size_t>(config_.num_features);
+  for (int row = 0; row < rows && !feature_weights_.empty(); ++row) {
+    Weigh(0, features.subspan(static_cast<std::size_t>(row) * width, width));
+  }
 }
 
 template <class Real>
@@ -99,6 +115,7 @@ void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
   const int count = static_cast<int>(z.size());
   if (config_.map == FeatureMapKind::kPhase) {
     MapFrequencies(x, first, count, z.data(), nullptr);
+    Weigh(first, z);
     return;
   }
   // Pair map: features [0, m) are cosines, [m, 2m) sines of the same
@@ -118,6 +135,7 @@ void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
     const int piece = std::min(kPiece, count - cos_count - done);
     MapFrequencies(x, sin_first + done, piece, unused.data(), z.data() + cos_count + done);
   }
+  Weigh(first, z);
 }
 
 template class BasicFeatureMap<float>;

@@ -28,6 +28,39 @@ absl::Status ValidateTransform(const std::vector<double>& values, std::string_vi
   return absl::OkStatus();
 }
 
+absl::Status ValidateSelection(const FeatureMapConfig& config) {
+  const FrequencySelection& selection = config.selection;
+  const bool empty = selection.candidates == 0 && selection.selected.empty() && selection.weights.empty();
+  if (config.sampler != FrequencySampler::kLeverage) {
+    if (empty) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "feature map: a frequency selection is for the leverage sampler only, not ",
+        std::string(FrequencySamplerName(config.sampler))));
+  }
+  const auto frequencies = static_cast<std::size_t>(config.num_frequencies());
+  if (empty) {
+    return absl::InvalidArgumentError(
+        "feature map: the leverage sampler needs a selection made from data "
+        "(SelectFeaturesByLeverage)");
+  }
+  if (selection.candidates < 1 || selection.selected.size() != frequencies ||
+      selection.weights.size() != frequencies) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "feature map: the leverage selection needs ", frequencies, " indices and weights over at "
+        "least one candidate, got ", selection.selected.size(), " and ", selection.weights.size(),
+        " over ", selection.candidates));
+  }
+  for (std::size_t s = 0; s < frequencies; ++s) {
+    if (selection.selected[s] < 0 || selection.selected[s] >= selection.candidates ||
+        !(selection.weights[s] > 0) || !std::isfinite(selection.weights[s])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "feature map: leverage selection entry ", s, " (candidate ", selection.selected[s],
+          " of ", selection.candidates, ", weight ", selection.weights[s], ") is not valid"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status FeatureMapConfig::Validate() const {
@@ -48,7 +81,9 @@ absl::Status FeatureMapConfig::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("feature map: gamma must be a positive finite number, got ", gamma));
   }
-  if (sampler != FrequencySampler::kIid && kernel != KernelKind::kGaussian) {
+  if (absl::Status status = ValidateSelection(*this); !status.ok()) return status;
+  if (sampler != FrequencySampler::kIid && sampler != FrequencySampler::kLeverage &&
+      kernel != KernelKind::kGaussian) {
     return absl::InvalidArgumentError(absl::StrCat(
         "feature map: the ", std::string(FrequencySamplerName(sampler)),
         " sampler is for the gaussian kernel only"));
@@ -99,13 +134,15 @@ std::string_view FrequencySamplerName(FrequencySampler sampler) {
       return "orthogonal";
     case FrequencySampler::kQuasiMonteCarlo:
       return "qmc";
+    case FrequencySampler::kLeverage:
+      return "leverage";
   }
   return "unknown";
 }
 
 absl::StatusOr<FrequencySampler> ParseFrequencySampler(std::string_view name) {
   for (FrequencySampler sampler : {FrequencySampler::kIid, FrequencySampler::kOrthogonal,
-                                   FrequencySampler::kQuasiMonteCarlo}) {
+                                   FrequencySampler::kQuasiMonteCarlo, FrequencySampler::kLeverage}) {
     if (FrequencySamplerName(sampler) == name) return sampler;
   }
   return absl::InvalidArgumentError(absl::StrCat(

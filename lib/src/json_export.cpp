@@ -69,6 +69,9 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   out << ",\n  \"input_scale\": ";
   WriteArray<double>(out, config.features.input_scale);
   out << ",\n  \"scale\": " << Number(map.scale()) << ",\n";
+  out << "  \"feature_weights\": ";
+  WriteArray<Real>(out, map.feature_weights());
+  out << ",\n";
   out << "  \"intercept\": " << (config.intercept ? "true" : "false") << ",\n";
   out << "  \"num_outputs\": " << config.num_outputs << ",\n";
   // One output: numbers; several: one array entry per output.

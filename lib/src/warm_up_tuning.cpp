@@ -30,6 +30,12 @@ LeaveOneOutTable EvaluateBandwidth(const LearnerConfig& config, KernelKind kerne
                                    std::span<const double> targets,
                                    const std::vector<double>& ridges) {
   FeatureMapConfig features = config.features;
+  // A leverage map's selection depends on the bandwidth: tuning ranks iid
+  // features, as the selection's candidates are.
+  if (features.sampler == FrequencySampler::kLeverage) {
+    features.sampler = FrequencySampler::kIid;
+    features.selection = {};
+  }
   features.kernel = kernel;
   features.gamma = gamma;
   features.num_features = num_features - (features.map == FeatureMapKind::kPair ? num_features % 2 : 0);

@@ -71,6 +71,10 @@ class BasicFeatureMap {
   std::span<const Real> projection() const { return projection_; }
   std::span<const Real> offsets() const { return offsets_; }
   Real scale() const { return scale_; }
+  // The leverage sampler's weight of each feature (num_features() entries; a
+  // pair map's cos and sin of one frequency share it), multiplied into the
+  // feature after the scale. Empty for the other samplers.
+  std::span<const Real> feature_weights() const { return feature_weights_; }
 
  private:
   friend class internal::CheckpointAccess;
@@ -81,12 +85,15 @@ class BasicFeatureMap {
   // Features for frequencies first .. first + count - 1 into either output.
   void MapFrequencies(std::span<const Real> x, int first, int count, Real* cos_out,
                       Real* sin_out) const noexcept;
+  // z *= the weights of features first .. first + z.size() - 1, if any.
+  void Weigh(int first, std::span<Real> z) const noexcept;
 
   FeatureMapConfig config_;
   int num_frequencies_;
   std::vector<Real> projection_;
   std::vector<Real> offsets_;
   Real scale_;
+  std::vector<Real> feature_weights_;
   // The SIMD kernel's layout of the same numbers: input-major rows of
   // padded_frequencies_ entries, and the phases, zero-padded alike.
   std::size_t padded_frequencies_;

@@ -55,6 +55,21 @@ enum class FrequencySampler {
   // Randomized quasi-Monte Carlo, Gaussian kernel only: a Halton sequence with
   // a random shift modulo 1 (Cranley–Patterson), through the normal inverse CDF.
   kQuasiMonteCarlo,
+  // Ridge leverage-score sampling (Avron et al. 2017; Li et al. 2019), any
+  // kernel: `selection.candidates` iid draws, of which the map keeps the
+  // ones in `selection`, each with its weight. The selection depends on data:
+  // SelectFeaturesByLeverage() (leverage_features.h) makes it from warm-up rows.
+  kLeverage,
+};
+
+// The frequencies a kLeverage map keeps: selected[s] indexes the candidate
+// draws (repeats allowed), and feature s is multiplied by weights[s], so
+// that z(x)·z(y) stays an unbiased estimate of the kernel. One entry per
+// frequency: D for the phase map, D/2 for the pair map (its cos and sin share one).
+struct FrequencySelection {
+  int candidates = 0;
+  std::vector<int> selected;
+  std::vector<double> weights;
 };
 
 struct FeatureMapConfig {
@@ -79,7 +94,11 @@ struct FeatureMapConfig {
   // the frequencies, so it costs nothing per sample.
   std::vector<double> input_offset;
   std::vector<double> input_scale;
+  // With sampler == kLeverage only (see there); empty otherwise.
+  FrequencySelection selection;
 
+  // The number of distinct frequencies: D for the phase map, D/2 for the pair map.
+  int num_frequencies() const { return map == FeatureMapKind::kPair ? num_features / 2 : num_features; }
   [[nodiscard]] absl::Status Validate() const;
 };
 

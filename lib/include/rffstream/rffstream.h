@@ -23,6 +23,7 @@
 #include "rffstream/learner.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/leave_one_out.h"
+#include "rffstream/leverage_features.h"
 #include "rffstream/libsvm_line_parser.h"
 #include "rffstream/line_parser.h"
 #include "rffstream/regression_metrics.h"

@@ -145,8 +145,10 @@ std::vector<int> FirstPrimes(int count) {
 // phase map of one seed share their leading frequencies.
 SampledFrequencies SampleFrequencies(const FeatureMapConfig& config) {
   SampledFrequencies sampled;
-  sampled.count =
-      config.map == FeatureMapKind::kPair ? config.num_features / 2 : config.num_features;
+  // The leverage sampler draws its candidates as the iid sampler would draw
+  // that many frequencies, then keeps its selection of them (below).
+  const bool leverage = config.sampler == FrequencySampler::kLeverage;
+  sampled.count = leverage ? config.selection.candidates : config.num_frequencies();
   RandomEngine engine(config.seed);
   const int d = config.input_dimension;
   sampled.projection.resize(static_cast<size_t>(sampled.count) * d);
@@ -158,6 +160,7 @@ SampledFrequencies SampleFrequencies(const FeatureMapConfig& config) {
   const double gaussian_scale = std::sqrt(2.0 * gamma);  // ω ~ N(0, 2γ I)
   switch (config.sampler) {
     case FrequencySampler::kIid:
+    case FrequencySampler::kLeverage:
       for (int i = 0; i < sampled.count; ++i) {
         SampleRow(config, gamma, engine, sampled.projection.data() + static_cast<size_t>(i) * d);
       }
@@ -191,6 +194,16 @@ SampledFrequencies SampleFrequencies(const FeatureMapConfig& config) {
   sampled.offsets.assign(sampled.count, 0.0);
   if (config.map == FeatureMapKind::kPhase) {
     for (double& offset : sampled.offsets) offset = 2.0 * std::numbers::pi * engine.NextUniform();
+  }
+  if (leverage) {
+    SampledFrequencies kept;
+    kept.count = config.num_frequencies();
+    for (int index : config.selection.selected) {
+      const auto row = sampled.projection.begin() + static_cast<std::ptrdiff_t>(index) * d;
+      kept.projection.insert(kept.projection.end(), row, row + d);
+      kept.offsets.push_back(sampled.offsets[static_cast<std::size_t>(index)]);
+    }
+    return kept;
   }
   return sampled;
 }
