@@ -30,7 +30,10 @@ double ShownError(const Task& task, double error) {
 // One table of leave-one-out errors: a row per bandwidth, a column per ridge.
 void PrintGrid(std::FILE* log, const TuningResult& tuned, const Task& task, KernelKind kernel,
                int features, std::span<const double> gammas, std::span<const double> errors) {
-  std::fprintf(log, "leave-one-out %s, kernel %s, %d features (* = chosen)\n%12s", ErrorName(task),
+  std::fprintf(log,
+               "leave-one-out %s, kernel %s, %d features (* = chosen: among the points within "
+               "2%% of the least, the best on the window's first quarter and half)\n%12s",
+               ErrorName(task),
                std::string(KernelKindName(kernel)).c_str(), features, "gamma \\ ridge");
   for (double ridge : tuned.ridges) std::fprintf(log, " %10.3g", ridge);
   std::fprintf(log, "\n");

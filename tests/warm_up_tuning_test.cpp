@@ -52,7 +52,7 @@ double HeldOutError(const LearnerConfig& config, const Window& train, const Wind
   return sum / static_cast<double>(test.targets.size());
 }
 
-TEST_CASE("Tuning picks the grid point with the least leave-one-out error", "[tuning]") {
+TEST_CASE("Tuning picks a grid point with (nearly) the least leave-one-out error", "[tuning]") {
   const Window window = MakeWindow(300, 0);
   absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(BaseConfig(), {}, window.inputs, window.targets);
   REQUIRE(tuned.ok());
@@ -60,7 +60,11 @@ TEST_CASE("Tuning picks the grid point with the least leave-one-out error", "[tu
   CHECK(tuned->gammas.size() == TuningGammaFactors().size());
   CHECK(tuned->ridges == TuningRidges());
   REQUIRE(tuned->errors.size() == tuned->gammas.size() * tuned->ridges.size());
-  CHECK(tuned->error == *std::min_element(tuned->errors.begin(), tuned->errors.end()));
+  // The least, or a near-tie of it (within 2 %) that does better on the
+  // window's first quarter and half.
+  const double least = *std::min_element(tuned->errors.begin(), tuned->errors.end());
+  CHECK(tuned->error >= least);
+  CHECK(tuned->error <= 1.02 * least);
   // And the choice generalizes: on new rows it beats the untuned defaults
   // and the far corners of the bandwidth grid.
   LearnerConfig chosen = BaseConfig();
@@ -99,8 +103,11 @@ TEST_CASE("A long window is ranked with few features, then refined with more", "
   CHECK(tuned->refined_errors.size() == refined * ridges);
   CHECK(*std::min_element(tuned->errors.begin() + g * ridges, tuned->errors.begin() + (g + 1) * ridges) ==
         *std::min_element(tuned->errors.begin(), tuned->errors.end()));
-  // The choice is the refined table's least error.
-  CHECK(tuned->error == *std::min_element(tuned->refined_errors.begin(), tuned->refined_errors.end()));
+  // The choice is made in the refined table.
+  const double least =
+      *std::min_element(tuned->refined_errors.begin(), tuned->refined_errors.end());
+  CHECK(tuned->error >= least);
+  CHECK(tuned->error <= 1.02 * least);
   CHECK(std::find(tuned->refined_gammas.begin(), tuned->refined_gammas.end(), tuned->gamma) !=
         tuned->refined_gammas.end());
 

@@ -1,7 +1,10 @@
 #include "rffstream/warm_up_tuning.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
+#include <tuple>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -25,10 +28,25 @@ constexpr int kRefinedFeatures = 512;
 // evaluated (a bandwidth too large for the sampler, a decomposition that
 // fails) gets infinite errors: it is out of the running, not the end of the
 // search.
-LeaveOneOutTable EvaluateBandwidth(const LearnerConfig& config, KernelKind kernel, double gamma,
-                                   int num_features, std::span<const double> inputs, int rows,
-                                   std::span<const double> targets,
-                                   const std::vector<double>& ridges) {
+// The grid's points whose leave-one-out error is within this fraction of
+// the least are near-tied: the window cannot tell them apart (the error's
+// own sampling error is larger), but a stream predicts its first lines from
+// few samples, where they differ most. Among them the one with the least
+// error on the window's first quarter and first half (kEarlyPrefixes: 1/4,
+// 1/2) wins. Measured on Boston: Matérn ν = 1/2 RMSE of the first 100 lines
+// 5.97 -> 4.21; Letters unchanged; a wider tie (5 %) cost Letters 0.9 %.
+constexpr double kNearTie = 0.02;
+constexpr std::array<int, 2> kEarlyPrefixes = {4, 2};
+
+struct GridRow {
+  LeaveOneOutTable whole;     // the window's leave-one-out errors
+  std::vector<double> early;  // the mean of its first quarter's and half's, by the criterion
+};
+
+GridRow EvaluateBandwidth(const LearnerConfig& config, KernelKind kernel, double gamma,
+                          int num_features, std::span<const double> inputs, int rows,
+                          std::span<const double> targets, const std::vector<double>& ridges,
+                          LeaveOneOutCriterion criterion) {
   FeatureMapConfig features = config.features;
   // A leverage map's selection depends on the bandwidth: tuning ranks iid
   // features, as the selection's candidates are.
@@ -41,45 +59,65 @@ LeaveOneOutTable EvaluateBandwidth(const LearnerConfig& config, KernelKind kerne
   features.num_features = num_features - (features.map == FeatureMapKind::kPair ? num_features % 2 : 0);
   const int dimension = features.input_dimension;
   const int width = features.num_features + (config.intercept ? 1 : 0);
-  absl::StatusOr<FeatureMap> map = FeatureMap::Create(features);
-  absl::StatusOr<LeaveOneOutTable> table = absl::UnknownError("");
-  if (map.ok()) {
-    std::vector<double> rows_of_features(static_cast<std::size_t>(rows) * width, 1.0);
-    for (int i = 0; i < rows; ++i) {
-      map->Map(inputs.subspan(static_cast<std::size_t>(i) * dimension, dimension),
-               std::span<double>(rows_of_features)
-                   .subspan(static_cast<std::size_t>(i) * width, features.num_features));
-    }
-    table = LeaveOneOutErrors(rows_of_features, rows, width, targets, config.num_outputs, ridges);
-  }
-  if (table.ok()) return *std::move(table);
+  const int outputs = config.num_outputs;
   const std::vector<double> unusable(ridges.size(), std::numeric_limits<double>::infinity());
-  return LeaveOneOutTable{unusable, unusable};
+  GridRow row{{unusable, unusable}, unusable};
+  absl::StatusOr<FeatureMap> map = FeatureMap::Create(features);
+  if (!map.ok()) return row;
+  std::vector<double> rows_of_features(static_cast<std::size_t>(rows) * width, 1.0);
+  for (int i = 0; i < rows; ++i) {
+    map->Map(inputs.subspan(static_cast<std::size_t>(i) * dimension, dimension),
+             std::span<double>(rows_of_features)
+                 .subspan(static_cast<std::size_t>(i) * width, features.num_features));
+  }
+  absl::StatusOr<LeaveOneOutTable> whole =
+      LeaveOneOutErrors(rows_of_features, rows, width, targets, outputs, ridges);
+  if (!whole.ok()) return row;
+  row.whole = *std::move(whole);
+  row.early.assign(ridges.size(), 0.0);
+  for (int denominator : kEarlyPrefixes) {
+    const int prefix = std::max(2, rows / denominator);
+    absl::StatusOr<LeaveOneOutTable> part = LeaveOneOutErrors(
+        std::span<const double>(rows_of_features).first(static_cast<std::size_t>(prefix) * width),
+        prefix, width, targets.first(static_cast<std::size_t>(prefix) * outputs), outputs, ridges);
+    if (!part.ok()) return GridRow{row.whole, unusable};
+    for (std::size_t r = 0; r < ridges.size(); ++r) {
+      row.early[r] += part->by(criterion)[r] / static_cast<double>(kEarlyPrefixes.size());
+    }
+  }
+  return row;
 }
 
-// The best grid point so far: the least error by the criterion, ties (frequent
-// for a classifier's error rate on a short window) to the smaller squared error.
-struct Choice {
-  double error = std::numeric_limits<double>::infinity();
-  double squared = std::numeric_limits<double>::infinity();
-  KernelKind kernel = KernelKind::kGaussian;
-  double gamma = 0;
-  double ridge = 0;
-
-  bool found() const { return std::isfinite(error); }
-  void Consider(const LeaveOneOutTable& row, LeaveOneOutCriterion criterion, KernelKind row_kernel,
-                double row_gamma, const std::vector<double>& ridges) {
-    const std::vector<double>& errors = row.by(criterion);
-    for (std::size_t r = 0; r < ridges.size(); ++r) {
-      if (!(errors[r] < error || (errors[r] == error && row.squared_error[r] < squared))) continue;
-      error = errors[r];
-      squared = row.squared_error[r];
-      kernel = row_kernel;
-      gamma = row_gamma;
-      ridge = ridges[r];
-    }
-  }
+// One grid point evaluated; Choose() picks among them (see kNearTie).
+struct GridPoint {
+  KernelKind kernel;
+  double gamma;
+  double ridge;
+  double error;
+  double squared;
+  double early;
 };
+
+void AddPoints(const GridRow& row, LeaveOneOutCriterion criterion, KernelKind kernel, double gamma,
+               const std::vector<double>& ridges, std::vector<GridPoint>& points) {
+  const std::vector<double>& errors = row.whole.by(criterion);
+  for (std::size_t r = 0; r < ridges.size(); ++r) {
+    points.push_back({kernel, gamma, ridges[r], errors[r], row.whole.squared_error[r], row.early[r]});
+  }
+}
+
+std::optional<GridPoint> Choose(const std::vector<GridPoint>& points) {
+  double least = std::numeric_limits<double>::infinity();
+  for (const GridPoint& point : points) least = std::min(least, point.error);
+  if (!std::isfinite(least)) return std::nullopt;
+  std::optional<GridPoint> best;
+  for (const GridPoint& point : points) {
+    if (!(point.error <= least * (1 + kNearTie))) continue;
+    const auto key = [](const GridPoint& p) { return std::tuple(p.early, p.error, p.squared); };
+    if (!best || key(point) < key(*best)) best = point;
+  }
+  return best;
+}
 
 }  // namespace
 
@@ -134,41 +172,40 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
 
   const int model_features = std::min(config.features.num_features, request.max_tuning_features);
   result.features = std::min(model_features, rows > kLongWindowRows ? kGridFeatures : model_features);
-  Choice best;
+  std::vector<GridPoint> points;
   for (KernelKind kernel : result.kernels) {
     for (double gamma : result.gammas) {
-      const LeaveOneOutTable row = EvaluateBandwidth(config, kernel, gamma, result.features, inputs,
-                                                     rows, targets, result.ridges);
-      best.Consider(row, request.criterion, kernel, gamma, result.ridges);
-      const std::vector<double>& errors = row.by(request.criterion);
+      const GridRow row = EvaluateBandwidth(config, kernel, gamma, result.features, inputs, rows,
+                                            targets, result.ridges, request.criterion);
+      AddPoints(row, request.criterion, kernel, gamma, result.ridges, points);
+      const std::vector<double>& errors = row.whole.by(request.criterion);
       result.errors.insert(result.errors.end(), errors.begin(), errors.end());
     }
   }
-  if (!best.found()) {
-    return absl::FailedPreconditionError("tuning: no grid point gave a finite error");
-  }
+  std::optional<GridPoint> best = Choose(points);
+  if (!best) return absl::FailedPreconditionError("tuning: no grid point gave a finite error");
   const int refined_features = std::min(model_features, kRefinedFeatures);
   if (refined_features > result.features) {
     result.refined_features = refined_features;
-    const KernelKind kernel = best.kernel;
-    const auto at = std::find(result.gammas.begin(), result.gammas.end(), best.gamma);
+    const auto at = std::find(result.gammas.begin(), result.gammas.end(), best->gamma);
     result.refined_gammas.assign(at, std::min(at + 3, result.gammas.end()));
-    best = Choice();
+    points.clear();
     for (double gamma : result.refined_gammas) {
-      const LeaveOneOutTable row = EvaluateBandwidth(config, kernel, gamma, refined_features,
-                                                     inputs, rows, targets, result.ridges);
-      best.Consider(row, request.criterion, kernel, gamma, result.ridges);
-      const std::vector<double>& errors = row.by(request.criterion);
+      const GridRow row = EvaluateBandwidth(config, best->kernel, gamma, refined_features, inputs,
+                                            rows, targets, result.ridges, request.criterion);
+      AddPoints(row, request.criterion, best->kernel, gamma, result.ridges, points);
+      const std::vector<double>& errors = row.whole.by(request.criterion);
       result.refined_errors.insert(result.refined_errors.end(), errors.begin(), errors.end());
     }
-    if (!best.found()) {
+    best = Choose(points);
+    if (!best) {
       return absl::FailedPreconditionError("tuning: no refined grid point gave a finite error");
     }
   }
-  result.kernel = best.kernel;
-  result.gamma = best.gamma;
-  result.ridge = best.ridge;
-  result.error = best.error;
+  result.kernel = best->kernel;
+  result.gamma = best->gamma;
+  result.ridge = best->ridge;
+  result.error = best->error;
   return result;
 }
 

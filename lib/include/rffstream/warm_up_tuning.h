@@ -5,8 +5,10 @@
 // bandwidths around the median heuristic (bandwidth.h), the window is mapped
 // to random features once per bandwidth and the exact leave-one-out error of
 // ridge regression is computed for a whole grid of ridges from one
-// eigendecomposition (leave_one_out.h); the pair with the smallest error
-// wins. Several outputs (targets, or a classifier's one-vs-rest outputs) get
+// eigendecomposition (leave_one_out.h). The point with the least error
+// wins, but for near-ties (within 2 %, inside the estimate's own noise) the
+// one with the least error on the window's first quarter and half does: a
+// stream predicts its first lines from few samples. Several outputs (targets, or a classifier's one-vs-rest outputs) get
 // one choice for all, by their summed error.
 //
 //   rffstream::TuningRequest request;     // tune both
