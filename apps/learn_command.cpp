@@ -63,7 +63,7 @@ absl::Status ValidateOptions(const StreamOptions& options) {
       !status.ok()) {
     return status;
   }
-  return ValidateModelOptions(options.model, options.input_format);
+  return ValidateModelOptions(options.model, options.input_format, !checkpoint.load.empty());
 }
 
 // One run over one input stream: reads lines (parsed ahead on a thread of

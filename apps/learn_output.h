@@ -77,6 +77,16 @@ class LearnOutput : public OutcomeSink {
     } else {
       progress_.Finish(model.metrics(), lines_read, model.predicted_only(), rejected_, scored_verb);
     }
+    if (const BasicLearner<Real>* learner = model.learner();
+        learner != nullptr && learner->config().loss == Loss::kHinge &&
+        learner->samples_learned() > 0) {
+      std::fprintf(log_,
+                   "hinge loss: %" PRId64 " updates (outputs inside their margin) over %" PRId64
+                   " samples learned, %.2f a sample\n",
+                   learner->updates(), learner->samples_learned(),
+                   static_cast<double>(learner->updates()) /
+                       static_cast<double>(learner->samples_learned()));
+    }
     if (model.task().num_outputs() > 1 && !model.task().is_classifier()) {
       std::fprintf(log_, "rmse per target:");
       for (const RegressionMetrics& target : model.target_metrics()) {

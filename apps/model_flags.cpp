@@ -42,6 +42,10 @@ ABSL_FLAG(int, classes, 0,
           "K > 0: the target column holds a class 0..K-1, learned one-vs-rest as K outputs with "
           "targets +1/-1; the output is the predicted class (argmax), the metrics accuracy and "
           "confusion counts");
+ABSL_FLAG(std::string, loss, "squared",
+          "squared (ridge regression; one-vs-rest least squares with --classes) or hinge (with "
+          "--classes=K: a large-margin classifier, AROW, that learns only from the outputs "
+          "inside their margin; one D x D matrix per class)");
 ABSL_FLAG(int64_t, max_model_memory_mb, 0,
           "refuse a model larger than this many MiB (its estimate is printed); 0 = half of the "
           "physical memory");
@@ -66,10 +70,11 @@ ModelOptions ModelOptionsFromFlags() {
   options.intercept = absl::GetFlag(FLAGS_intercept);
   options.seed = absl::GetFlag(FLAGS_seed);
   options.precision = absl::GetFlag(FLAGS_precision);
+  options.loss = absl::GetFlag(FLAGS_loss);
   options.max_model_memory_mb = absl::GetFlag(FLAGS_max_model_memory_mb);
   options.standardize = absl::GetFlag(FLAGS_standardize);
   for (const auto* flag : {&FLAGS_map, &FLAGS_kernel, &FLAGS_sampler, &FLAGS_lengthscales,
-                           &FLAGS_gamma, &FLAGS_ridge, &FLAGS_precision}) {
+                           &FLAGS_gamma, &FLAGS_ridge, &FLAGS_precision, &FLAGS_loss}) {
     NoteIfGiven(*flag, options.given);
   }
   NoteIfGiven(FLAGS_features, options.given);

@@ -89,7 +89,7 @@ absl::Status CheckModelFitsMemory(const LearnerConfig& config, const ModelOption
   constexpr double kMiB = 1 << 20;
   return absl::ResourceExhaustedError(absl::StrFormat(
       "the model would take about %.0f MiB (%d features, %d inputs, %d outputs, float%d: P alone "
-      "is about D^2 numbers), more than the limit of %.0f MiB (--max_model_memory_mb; by "
+      "is about D^2 numbers, one P per class with --loss=hinge), more than the limit of %.0f MiB (--max_model_memory_mb; by "
       "default half the physical memory)",
       estimate / kMiB, config.features.num_features, config.features.input_dimension,
       config.num_outputs, 8 * bytes_per_number, limit / kMiB));
@@ -144,6 +144,9 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromOptions(const ModelOptions& optio
   config.forgetting = options.forget;
   config.intercept = options.intercept;
   config.num_outputs = num_outputs;
+  absl::StatusOr<Loss> loss = ParseLoss(options.loss);
+  if (!loss.ok()) return loss.status();
+  config.loss = *loss;
   if (absl::Status status = config.Validate(); !status.ok()) return status;
   return config;
 }
@@ -193,6 +196,8 @@ absl::Status CheckOptionsAgreeWithModel(const ModelOptions& options, const Input
            absl::StrCat(options.forget), absl::StrCat(model.forgetting));
   conflict(given.Has("intercept") && options.intercept != model.intercept, "intercept",
            options.intercept ? "true" : "false", model.intercept ? "true" : "false");
+  conflict(given.Has("loss") && options.loss != LossName(model.loss), "loss", options.loss,
+           std::string(LossName(model.loss)));
   conflict(given.Has("seed") && options.seed != features.seed, "seed", absl::StrCat(options.seed),
            absl::StrCat(features.seed));
   conflict(given.Has("standardize") && options.standardize != task.standardize_lines,
@@ -228,7 +233,8 @@ int WarmUpWindowLines(const ModelOptions& options, int num_classes) {
   return std::max(kDefaultWarmUpLines, kWarmUpLinesPerClass * num_classes);
 }
 
-absl::Status ValidateModelOptions(const ModelOptions& options, const InputOptions& input) {
+absl::Status ValidateModelOptions(const ModelOptions& options, const InputOptions& input,
+                                  bool loads_model) {
   if (options.given.Has("gamma") && options.gamma == "auto" && !options.lengthscales.empty()) {
     return absl::InvalidArgumentError("--gamma=auto and --lengthscales are exclusive");
   }
@@ -247,6 +253,10 @@ absl::Status ValidateModelOptions(const ModelOptions& options, const InputOption
   }
   if (input.classes > 0 && !input.targets.empty()) {
     return absl::InvalidArgumentError("--classes and --targets are exclusive");
+  }
+  if (options.loss == LossName(Loss::kHinge) && input.classes == 0 && !loads_model) {
+    return absl::InvalidArgumentError(
+        "--loss=hinge is a classifier's loss: give --classes=K (K >= 2)");
   }
   // Catch bad model flags before reading any input; the dimension is a
   // stand-in (the number of lengthscales when they are given).

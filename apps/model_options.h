@@ -62,9 +62,10 @@ inline constexpr double kFallbackRidge = 1e-2;
 // decided from the data.
 int WarmUpWindowLines(const ModelOptions& options, int num_classes);
 
-// Checks the model options that do not depend on the input.
+// Checks the model options that do not depend on the input (a loaded model
+// brings its task: --loss=hinge needs no --classes then).
 [[nodiscard]] absl::Status ValidateModelOptions(const ModelOptions& options,
-                                                const InputOptions& input);
+                                                const InputOptions& input, bool loads_model);
 
 }  // namespace rffstream::app
 

@@ -60,6 +60,7 @@ struct ModelOptions {
   bool intercept = true;
   std::uint64_t seed = 1;
   std::string precision = "float64";
+  std::string loss = "squared";
   std::int64_t max_model_memory_mb = 0;  // 0 = half the physical memory
   int standardize = kDefaultWarmUpLines;
   GivenFlags given;

@@ -116,7 +116,9 @@ int RunServeCommand(StreamOptions options) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
     return kExitUsageError;
   }
-  if (absl::Status status = ValidateModelOptions(options.model, options.input_format); !status.ok()) {
+  if (absl::Status status = ValidateModelOptions(options.model, options.input_format,
+                                                   !options.checkpoint.load.empty());
+      !status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
     return kExitUsageError;
   }

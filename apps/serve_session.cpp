@@ -134,8 +134,12 @@ std::string ServeSession<Real>::Control(std::string_view command) {
                           metrics.confusion(actual, predicted));
         }
       }
+      const BasicLearner<Real>* learner = model.learner();
+      const std::string updates = learner != nullptr && learner->config().loss == Loss::kHinge
+                                      ? absl::StrCat(" updates ", learner->updates())
+                                      : std::string();
       return absl::StrCat("samples ", metrics.count(), " accuracy ", Number(metrics.accuracy()),
-                          " confusion ", confusion, connections);
+                          updates, " confusion ", confusion, connections);
     }
     const RegressionMetrics& metrics = model.metrics();
     return absl::StrCat("samples ", metrics.count(), " mse ", Number(metrics.mean_squared_error()),

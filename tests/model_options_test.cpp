@@ -53,7 +53,7 @@ TEST_CASE("Automatic choices and outputs follow the options", "[model_options]")
   input.classes = 26;
   CHECK(OutputsFor(input) == 26);
   input.targets = "a";
-  CHECK(ValidateModelOptions(ModelOptions(), input).message() ==
+  CHECK(ValidateModelOptions(ModelOptions(), input, /*loads_model=*/false).message() ==
         "--classes and --targets are exclusive");
 }
 

@@ -34,13 +34,14 @@ class CheckpointAccess {
     writer.WriteArray(map.projection());
     writer.WriteArray(map.offsets());
     writer.Write<Real>(map.scale());
-    learner.rls_.SaveState(writer);
+    for (const BasicRls<Real>& engine : learner.rls_) engine.SaveState(writer);
     writer.Write<std::int64_t>(learner.samples_learned());
+    writer.Write<std::int64_t>(learner.updates());
   }
 
   template <class Real>
-  static absl::StatusOr<BasicLearner<Real>> Read(ByteReader& reader) {
-    absl::StatusOr<LearnerConfig> config = ReadConfig(reader);
+  static absl::StatusOr<BasicLearner<Real>> Read(ByteReader& reader, std::uint32_t version) {
+    absl::StatusOr<LearnerConfig> config = ReadConfig(reader, version);
     if (!config.ok()) return config.status();
     std::int32_t num_frequencies = 0;
     if (absl::Status status = reader.Read("number of frequencies", num_frequencies); !status.ok()) {
@@ -69,7 +70,9 @@ class CheckpointAccess {
     const std::uint64_t dimension =
         static_cast<std::uint64_t>(features.num_features) + (config->intercept ? 1 : 0);
     const std::uint64_t outputs = static_cast<std::uint64_t>(config->num_outputs);
-    if (reader.remaining() / sizeof(Real) < dimension * (dimension + 1) / 2 + dimension * outputs) {
+    const std::uint64_t engines = config->loss == Loss::kHinge ? outputs : 1;  // one P each
+    if (reader.remaining() / sizeof(Real) <
+        engines * dimension * (dimension + 1) / 2 + dimension * outputs) {
       return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", dimension,
                                               " features and ", outputs,
                                               " outputs need a larger RLS state"));
@@ -77,9 +80,17 @@ class CheckpointAccess {
     BasicFeatureMap<Real> map(features, num_frequencies, std::move(projection), std::move(offsets),
                               scale);
     BasicLearner<Real> learner(*std::move(config), std::move(map));
-    if (absl::Status status = learner.rls_.LoadState(reader); !status.ok()) return status;
+    for (BasicRls<Real>& engine : learner.rls_) {
+      if (absl::Status status = engine.LoadState(reader); !status.ok()) return status;
+    }
     if (absl::Status status = reader.Read("sample count", learner.samples_learned_); !status.ok()) {
       return status;
+    }
+    learner.updates_ = learner.samples_learned_;  // version 3: squared loss, every sample
+    if (version >= 4) {
+      if (absl::Status status = reader.Read("update count", learner.updates_); !status.ok()) {
+        return status;
+      }
     }
     return learner;
   }
@@ -106,9 +117,10 @@ class CheckpointAccess {
     writer.Write<double>(config.forgetting);
     writer.Write<std::uint8_t>(config.intercept ? 1 : 0);
     writer.Write<std::int32_t>(config.num_outputs);
+    writer.Write<std::uint32_t>(static_cast<std::uint32_t>(config.loss));
   }
 
-  static absl::StatusOr<LearnerConfig> ReadConfig(ByteReader& reader) {
+  static absl::StatusOr<LearnerConfig> ReadConfig(ByteReader& reader, std::uint32_t version) {
     LearnerConfig config;
     FeatureMapConfig& features = config.features;
     std::uint32_t map = 0, kernel = 0, sampler = 0;
@@ -148,7 +160,13 @@ class CheckpointAccess {
     if (status.ok()) status = reader.Read("forgetting factor", config.forgetting);
     if (status.ok()) status = reader.Read("intercept flag", intercept);
     if (status.ok()) status = reader.Read("number of outputs", config.num_outputs);
+    std::uint32_t loss = 0;  // version 3: squared
+    if (status.ok() && version >= 4) status = reader.Read("loss", loss);
     if (!status.ok()) return status;
+    if (loss > static_cast<std::uint32_t>(Loss::kHinge)) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": unknown loss ", loss));
+    }
+    config.loss = static_cast<Loss>(loss);
     config.intercept = intercept != 0;
     if (absl::Status valid = config.Validate(); !valid.ok()) {
       return absl::DataLossError(absl::StrCat(reader.source(), ": invalid configuration: ",
@@ -294,10 +312,10 @@ absl::StatusOr<std::uint32_t> CheckHeader(std::span<const unsigned char> bytes,
   internal::ByteReader reader(bytes.subspan(kMagic.size()), source);
   std::uint32_t version = 0, byte_order = 0, real_bytes = 0;
   if (absl::Status status = reader.Read("format version", version); !status.ok()) return status;
-  if (version != kCheckpointFormatVersion) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(source, ": unsupported checkpoint format version ", version,
-                     " (this build reads version ", kCheckpointFormatVersion, ")"));
+  if (version < kOldestCheckpointFormatVersion || version > kCheckpointFormatVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        source, ": unsupported checkpoint format version ", version, " (this build reads versions ",
+        kOldestCheckpointFormatVersion, " to ", kCheckpointFormatVersion, ")"));
   }
   if (absl::Status status = reader.Read("byte-order mark", byte_order); !status.ok()) return status;
   if (byte_order != kByteOrderMark) {
@@ -332,8 +350,11 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
     return absl::DataLossError(
         absl::StrCat(source, ": checksum mismatch (the file is corrupted or truncated)"));
   }
+  std::uint32_t version = 0;  // checked by CheckHeader
+  std::memcpy(&version, bytes.data() + kMagic.size(), sizeof(version));
   internal::ByteReader reader(content.subspan(kHeaderBytes), source);
-  absl::StatusOr<BasicLearner<Real>> learner = internal::CheckpointAccess::Read<Real>(reader);
+  absl::StatusOr<BasicLearner<Real>> learner =
+      internal::CheckpointAccess::Read<Real>(reader, version);
   if (!learner.ok()) return learner.status();
   absl::StatusOr<Task> task = ReadTask(reader);
   if (!task.ok()) return task.status();

@@ -54,6 +54,7 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   out << "  \"kernel\": \"" << std::string(KernelKindName(config.features.kernel)) << "\",\n";
   out << "  \"map\": \"" << std::string(FeatureMapKindName(config.features.map)) << "\",\n";
   out << "  \"sampler\": \"" << std::string(FrequencySamplerName(config.features.sampler)) << "\",\n";
+  out << "  \"loss\": \"" << std::string(LossName(config.loss)) << "\",\n";
   out << "  \"input_dimension\": " << map.input_dimension() << ",\n";
   out << "  \"num_features\": " << num_features << ",\n";
   out << "  \"num_frequencies\": " << map.num_frequencies() << ",\n";
@@ -94,9 +95,16 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   out << ",\n  \"frequencies\": ";
   WriteMatrix(out, map.projection(), static_cast<size_t>(map.input_dimension()), "    ");
   if (options.include_covariance) {
-    const std::vector<Real> covariance = learner.rls().CovarianceMatrix();
-    out << ",\n  \"covariance\": ";
-    WriteMatrix<Real>(out, covariance, weights.size(), "    ");
+    // The squared loss: the P all outputs share. The hinge loss: one P per
+    // output, in an array like the weights.
+    const int covariances = config.loss == Loss::kHinge ? config.num_outputs : 1;
+    out << ",\n  \"covariance\": " << (covariances > 1 ? "[" : "");
+    for (int output = 0; output < covariances; ++output) {
+      out << (output ? ",\n    " : "");
+      const std::vector<Real> covariance = learner.rls(output).CovarianceMatrix();
+      WriteMatrix<Real>(out, covariance, weights.size(), "    ");
+    }
+    out << (covariances > 1 ? "]" : "");
   }
   out << "\n}\n";
 }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -15,6 +17,20 @@ namespace {
 
 // Predict() maps a row of up to this many bytes on the stack.
 constexpr std::size_t kStackRowBytes = 16 << 10;
+
+template <class Real>
+std::vector<BasicRls<Real>> MakeEngines(const LearnerConfig& config, int dimension) {
+  std::vector<BasicRls<Real>> engines;
+  if (config.loss == Loss::kHinge) {
+    engines.reserve(static_cast<std::size_t>(config.num_outputs));
+    for (int output = 0; output < config.num_outputs; ++output) {
+      engines.emplace_back(dimension, config.ridge, config.forgetting, 1);
+    }
+  } else {
+    engines.emplace_back(dimension, config.ridge, config.forgetting, config.num_outputs);
+  }
+  return engines;
+}
 
 }  // namespace
 
@@ -40,9 +56,8 @@ template <class Real>
 BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map)
     : config_(std::move(config)),
       feature_map_(std::move(feature_map)),
-      rls_(feature_map_.num_features() + (config_.intercept ? 1 : 0), config_.ridge,
-           config_.forgetting, config_.num_outputs),
-      features_(rls_.dimension(), Real{1}) {}
+      rls_(MakeEngines<Real>(config_, feature_map_.num_features() + (config_.intercept ? 1 : 0))),
+      features_(row_length(), Real{1}) {}
 
 template <class Real>
 void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
@@ -50,7 +65,7 @@ void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
   // No scratch member, so const and thread-safe: a row that fits in
   // kStackRowBytes is mapped whole on the stack, a longer one a chunk at a
   // time (internal/chunked_prediction.h); both sum the same chunks.
-  const int row_length = rls_.dimension();
+  const int row_length = this->row_length();
   if (static_cast<std::size_t>(row_length) * sizeof(Real) <= kStackRowBytes) {
     std::array<Real, kStackRowBytes / sizeof(Real)> row;
     MapRow(x, std::span<Real>(row.data(), static_cast<std::size_t>(row_length)));
@@ -68,7 +83,7 @@ void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
     if (mapped < count) chunk[mapped] = Real{1};  // the intercept's
     for (std::size_t output = 0; output < predictions.size(); ++output) {
       predictions[output] += internal::PredictionChunkTerm(
-          rls_.weights(static_cast<int>(output)).data() + first, chunk.data(), count);
+          weights(static_cast<int>(output)).data() + first, chunk.data(), count);
     }
   }
 }
@@ -98,7 +113,8 @@ template <class Real>
 void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
                                            std::span<Real> predictions) const noexcept {
   for (std::size_t output = 0; output < predictions.size(); ++output) {
-    predictions[output] = rls_.Predict(row, static_cast<int>(output));
+    const int index = static_cast<int>(output);
+    predictions[output] = rls(index).Predict(row, OutputInEngine(index));
   }
 }
 
@@ -112,9 +128,38 @@ bool BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const R
 template <class Real>
 bool BasicLearner<Real>::LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
                                          std::span<Real> priors) noexcept {
-  const bool learned = rls_.LearnOutputs(row, targets, priors);
+  if (config_.loss == Loss::kHinge) return LearnRowHinge(row, targets, priors);
+  const bool learned = rls_.front().LearnOutputs(row, targets, priors);
   samples_learned_ += learned ? 1 : 0;
+  updates_ += learned ? 1 : 0;
   return learned;
+}
+
+template <class Real>
+bool BasicLearner<Real>::LearnRowHinge(std::span<const Real> row, std::span<const Real> targets,
+                                       std::span<Real> priors) noexcept {
+  // Each output inside its margin takes one RLS step toward its label in its
+  // own engine (AROW, see Loss::kHinge); the others are left as they are. A
+  // row that is not finite gives a prior that is not finite: refused whole.
+  PredictRowOutputs(row, priors);
+  for (const Real prior : priors) {
+    if (!std::isfinite(prior)) {
+      std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
+      return false;
+    }
+  }
+  for (std::size_t output = 0; output < priors.size(); ++output) {
+    const Real label = targets[output] > 0 ? Real{1} : Real{-1};
+    if (label * priors[output] >= Real{1}) continue;
+    Real prior = 0;
+    // An engine refuses a step that would make it non-finite by itself and
+    // stays as it was; the other outputs' steps stand.
+    const bool stepped = rls_[output].LearnOutputs(row, std::span<const Real>(&label, 1),
+                                                   std::span<Real>(&prior, 1));
+    updates_ += stepped ? 1 : 0;
+  }
+  ++samples_learned_;
+  return true;
 }
 
 template <class Real>
@@ -122,7 +167,7 @@ int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const
                                     std::span<Real> priors) {
   const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
   const std::size_t num_features = static_cast<std::size_t>(feature_map_.num_features());
-  const std::size_t row_length = static_cast<std::size_t>(rls_.dimension());
+  const std::size_t row_length = static_cast<std::size_t>(this->row_length());
   block_features_.resize(k * num_features);
   feature_map_.MapBlock(inputs, block_features_);
   if (!config_.intercept) return LearnRowBlock(block_features_, targets, priors);
@@ -138,8 +183,22 @@ int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const
 template <class Real>
 int BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
                                       std::span<Real> priors) {
-  const int learned = rls_.LearnBlock(rows, targets, priors);
+  if (config_.loss == Loss::kHinge) {
+    const auto row_length = static_cast<std::size_t>(this->row_length());
+    const auto outputs = static_cast<std::size_t>(config_.num_outputs);
+    int learned = 0;
+    for (std::size_t s = 0; s * row_length < rows.size(); ++s) {
+      learned += LearnRowHinge(rows.subspan(s * row_length, row_length),
+                               targets.subspan(s * outputs, outputs),
+                               priors.subspan(s * outputs, outputs))
+                     ? 1
+                     : 0;
+    }
+    return learned;
+  }
+  const int learned = rls_.front().LearnBlock(rows, targets, priors);
   samples_learned_ += learned;
+  updates_ += learned;
   return learned;
 }
 
@@ -153,8 +212,11 @@ typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictW
 template <class Real>
 typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictRowWithVariance(
     std::span<const Real> row) const noexcept {
-  const Real noise = rls_.NoiseVarianceEstimate();
-  return {rls_.Predict(row), noise * (1 + rls_.CovarianceQuadraticForm(row))};
+  const BasicRls<Real>& rls = rls_.front();
+  if (config_.loss == Loss::kHinge) {
+    return {rls.Predict(row), std::numeric_limits<Real>::quiet_NaN()};
+  }
+  return {rls.Predict(row), rls.NoiseVarianceEstimate() * (1 + rls.CovarianceQuadraticForm(row))};
 }
 
 template class BasicLearner<float>;

@@ -17,11 +17,33 @@ absl::Status LearnerConfig::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("learner: forgetting factor must be in (0, 1], got ", forgetting));
   }
+  if (loss != Loss::kSquared && loss != Loss::kHinge) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("learner: unknown loss ", static_cast<int>(loss)));
+  }
   if (num_outputs < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("learner: num_outputs must be at least 1, got ", num_outputs));
   }
   return features.Validate();
+}
+
+std::string_view LossName(Loss loss) {
+  switch (loss) {
+    case Loss::kSquared:
+      return "squared";
+    case Loss::kHinge:
+      return "hinge";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Loss> ParseLoss(std::string_view name) {
+  for (Loss loss : {Loss::kSquared, Loss::kHinge}) {
+    if (LossName(loss) == name) return loss;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown loss '", std::string(name), "' (expected squared or hinge)"));
 }
 
 double LearnerConfig::MemoryBytes(int bytes_per_number) const {
@@ -30,10 +52,11 @@ double LearnerConfig::MemoryBytes(int bytes_per_number) const {
   const double dimension = static_cast<double>(features.num_features) + (intercept ? 1 : 0);
   const double frequencies = features.map == FeatureMapKind::kPair ? features.num_features / 2.0
                                                                    : features.num_features;
-  const double numbers = dimension * padded(dimension) +                        // P
+  const double engines = loss == Loss::kHinge ? num_outputs : 1;  // one P each
+  const double numbers = engines * (dimension * padded(dimension) +             // P
+                                    6.0 * padded(dimension)) +                  // vectors
                          2.0 * padded(frequencies) * features.input_dimension +  // frequencies
-                         2.0 * dimension * num_outputs +                         // weights
-                         6.0 * padded(dimension);                                // vectors
+                         2.0 * dimension * num_outputs;                          // weights
   return numbers * bytes_per_number;
 }
 

@@ -45,9 +45,13 @@
 namespace rffstream {
 
 // 2: the RLS state records the direction of its next pass over P.
-// 3: the task and the classification metrics. (Files of an older version
-// are rejected with a message naming both versions.)
-inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
+// 3: the task and the classification metrics.
+// 4: the loss and the count of updates (version 3 files are still read: the
+// squared loss, every sample an update). Files of other versions are
+// rejected with a message naming the versions this build reads.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 4;
+// The oldest format this build still reads (version 3: no loss, always squared).
+inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 
 // What a checkpoint holds besides the model.
 struct CheckpointRecord {

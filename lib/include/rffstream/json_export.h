@@ -26,7 +26,8 @@
 namespace rffstream {
 
 struct JsonExportOptions {
-  // Also write P, the D×D inverse information matrix (large: D² numbers).
+  // Also write P, the D×D inverse information matrix (large: D² numbers;
+  // with the hinge loss an array of one P per output).
   bool include_covariance = false;
 };
 

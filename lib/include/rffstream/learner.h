@@ -74,8 +74,11 @@ class BasicLearner {
 
   // Learns k samples at once: `inputs` holds k rows of input_dimension()
   // values (row-major); `targets` and `priors` hold k rows of num_outputs
-  // values, the priors being what k calls of LearnOutputs() would return. Features are mapped as a block and
-  // the RLS update is one rank-k (Woodbury) update when β = 1. For throughput
+  // values, the priors being what k calls of LearnOutputs() would return.
+  // Features are mapped as a block and the RLS update is one rank-k
+  // (Woodbury) update when β = 1 (with the hinge loss, whose margin test
+  // needs each row's a-priori prediction, the rows are learned one after
+  // another, with the same results as LearnOutputs()). For throughput
   // on files and pipes, not for latency: scratch grows to the largest k seen.
   // Returns the number of samples learned: a refused sample (NaN priors) is
   // skipped and the others are learned as if it had not been there.
@@ -91,7 +94,7 @@ class BasicLearner {
   // next samples, say); the *Row methods then do from the row what their
   // counterparts above do from x, with the same results. REQUIRES:
   // row.size() == row_length(); rows holds k rows of row_length() values.
-  int row_length() const { return rls_.dimension(); }
+  int row_length() const { return rls_.front().dimension(); }
   void MapRow(std::span<const Real> x, std::span<Real> row) const noexcept;
   void PredictRowOutputs(std::span<const Real> row, std::span<Real> predictions) const noexcept;
   bool LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
@@ -104,7 +107,8 @@ class BasicLearner {
     // σ² (1 + zᵀPz): the predictive variance of a new observation, with σ²
     // estimated online from the a-priori errors (exact Bayesian linear
     // regression on the features when β = 1; NaN, unknown, before the first
-    // sample is learned, since nothing is known yet of the noise).
+    // sample is learned, since nothing is known yet of the noise, and always
+    // with the hinge loss, which has no noise model).
     Real variance;
   };
   // Uses the Learner's scratch space: like Learn(), not for concurrent use.
@@ -114,24 +118,39 @@ class BasicLearner {
   PredictionWithVariance PredictRowWithVariance(std::span<const Real> row) const noexcept;
 
   std::int64_t samples_learned() const { return samples_learned_; }
+  // The RLS updates made: one per learned sample with the squared loss; with
+  // the hinge loss one per output inside its margin (margin violations).
+  std::int64_t updates() const { return updates_; }
 
   // Ridge weights of one output over the features, then the intercept (when enabled).
-  std::span<const Real> weights(int output = 0) const { return rls_.weights(output); }
+  std::span<const Real> weights(int output = 0) const {
+    return rls(output).weights(OutputInEngine(output));
+  }
   const BasicFeatureMap<Real>& feature_map() const { return feature_map_; }
-  const BasicRls<Real>& rls() const { return rls_; }
+  // The RLS engine that learns an output: the one all outputs share with the
+  // squared loss, the output's own with the hinge loss.
+  const BasicRls<Real>& rls(int output = 0) const {
+    return rls_[rls_.size() == 1 ? 0 : static_cast<std::size_t>(output)];
+  }
 
  private:
   friend class internal::CheckpointAccess;
 
   BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map);
+  int OutputInEngine(int output) const { return rls_.size() == 1 ? output : 0; }
+  bool LearnRowHinge(std::span<const Real> row, std::span<const Real> targets,
+                     std::span<Real> priors) noexcept;
 
   LearnerConfig config_;
   BasicFeatureMap<Real> feature_map_;
-  BasicRls<Real> rls_;
+  // The squared loss: one engine for all outputs. The hinge loss: one per
+  // output (see Loss::kHinge).
+  std::vector<BasicRls<Real>> rls_;
   std::vector<Real> features_;  // scratch for Learn: the feature row of x
   std::vector<Real> block_features_;  // scratch for LearnBlock: k rows of z(x)
   std::vector<Real> block_rows_;      // the same rows with the intercept's 1
   std::int64_t samples_learned_ = 0;
+  std::int64_t updates_ = 0;
 };
 
 using Learner = BasicLearner<double>;

@@ -5,10 +5,34 @@
 #ifndef RFFSTREAM_LEARNER_CONFIG_H_
 #define RFFSTREAM_LEARNER_CONFIG_H_
 
+#include <string_view>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "rffstream/feature_map_config.h"
 
 namespace rffstream {
+
+// What the learner minimizes.
+enum class Loss {
+  // Ridge regression (recursive least squares): every sample updates the
+  // model; all outputs share one P.
+  kSquared,
+  // Large-margin classification: AROW (Crammer, Kulesza & Dredze 2009,
+  // "Adaptive Regularization of Weight Vectors") on each output, with a
+  // covariance of its own. A target's sign is the output's label y = ±1 (one
+  // output per class for one-vs-rest). An output with y f >= 1 (outside its
+  // margin) is left as it is; one inside takes AROW's step, which with
+  // Σ = r P is exactly one RLS step of that output toward its label:
+  //   c = 1 + zᵀPz,  w += P z (y - f) / c,  P -= P z zᵀP / c
+  // (AROW: w += (1 - y f) β y Σz, Σ -= β Σz zᵀΣ, β = 1 / (zᵀΣz + r); and
+  // (1 - y f) y = y - f). Σ₀ = a I is P₀ = I / λ with λ = r / a: the ridge
+  // plays AROW's regularizer. Each output holds a D × D matrix, and a sample
+  // costs one O(D²) pass per output inside its margin.
+  kHinge,
+};
+std::string_view LossName(Loss loss);
+[[nodiscard]] absl::StatusOr<Loss> ParseLoss(std::string_view name);
 
 struct LearnerConfig {
   FeatureMapConfig features;
@@ -21,17 +45,19 @@ struct LearnerConfig {
   double forgetting = 1.0;
   // Append a constant feature 1 (regularized like the others) to fit an offset.
   bool intercept = true;
-  // Targets learned together: they share the features and P, so each extra
-  // output costs only a weight update (one-vs-rest classification uses one
-  // output per class).
+  // Targets learned together: they share the features and, with the squared
+  // loss, P, so each extra output costs only a weight update (one-vs-rest
+  // classification uses one output per class). The hinge loss keeps one P
+  // per output.
   int num_outputs = 1;
+  Loss loss = Loss::kSquared;
 
   [[nodiscard]] absl::Status Validate() const;
 
   // About how many bytes a Learner of this configuration holds, with
   // `bytes_per_number` 4 (float) or 8 (double): P, D × D numbers in the
-  // padded triangle's rows, dominates; then the frequencies, twice, and two
-  // copies of the weights. For refusing a model before allocating it.
+  // padded triangle's rows (one per output with the hinge loss), dominates;
+  // then the frequencies, twice, and two copies of the weights. For refusing a model before allocating it.
   double MemoryBytes(int bytes_per_number) const;
 };
 
