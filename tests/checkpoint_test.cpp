@@ -23,7 +23,8 @@ namespace {
 
 using rffstream::testing::TempDir;
 
-LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 32) {
+LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 32,
+                          Loss loss = Loss::kSquared) {
   LearnerConfig config;
   config.features.input_dimension = 3;
   config.features.num_features = features;
@@ -34,6 +35,7 @@ LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 
   config.features.input_scale = {1.5, 0.5, 2.0};
   config.forgetting = forgetting;
   config.ridge = 0.01;
+  config.loss = loss;
   return config;
 }
 
@@ -56,11 +58,13 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
+// With the hinge loss the target's sign is the label of one binary output.
 template <class Real>
-void CheckResumeIsExact(FeatureMapKind map, double forgetting) {
+void CheckResumeIsExact(FeatureMapKind map, double forgetting, Loss loss = Loss::kSquared) {
   TempDir dir;
-  absl::StatusOr<BasicLearner<Real>> uninterrupted = BasicLearner<Real>::Create(SmallConfig(map, forgetting));
-  absl::StatusOr<BasicLearner<Real>> first_half = BasicLearner<Real>::Create(SmallConfig(map, forgetting));
+  const LearnerConfig config = SmallConfig(map, forgetting, 32, loss);
+  absl::StatusOr<BasicLearner<Real>> uninterrupted = BasicLearner<Real>::Create(config);
+  absl::StatusOr<BasicLearner<Real>> first_half = BasicLearner<Real>::Create(config);
   REQUIRE(uninterrupted.ok());
   REQUIRE(first_half.ok());
   RegressionMetrics metrics_uninterrupted, metrics_first;
@@ -76,6 +80,8 @@ void CheckResumeIsExact(FeatureMapKind map, double forgetting) {
   const std::vector<Real> query = Input<Real>(1000);
   CHECK(uninterrupted->Predict(query) == resumed->learner.Predict(query));
   CHECK(resumed->learner.samples_learned() == 400);
+  CHECK(resumed->learner.updates() == uninterrupted->updates());
+  CHECK(resumed->learner.config().loss == loss);
   CHECK(resumed->record.metrics.sum_squared_error() == metrics_uninterrupted.sum_squared_error());
   CHECK(resumed->record.metrics.count() == 400);
 }
@@ -87,6 +93,50 @@ TEST_CASE("Save, load and continue equals never stopping", "[checkpoint]") {
       CheckResumeIsExact<float>(map, forgetting);
     }
   }
+  CheckResumeIsExact<double>(FeatureMapKind::kPhase, 1.0, Loss::kHinge);
+  CheckResumeIsExact<float>(FeatureMapKind::kPhase, 1.0, Loss::kHinge);
+}
+
+TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", "[checkpoint]") {
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 77);
+  std::stringstream stream;
+  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
+  std::string bytes = stream.str();
+  // Version 3 wrote neither the loss (a u32 after the forgetting factor, the
+  // intercept flag and the number of outputs) nor the update count (an i64
+  // after the sample count).
+  const auto bytes_of = [](auto value) {
+    return std::string(reinterpret_cast<const char*>(&value), sizeof(value));
+  };
+  const std::string config_end = bytes_of(1.0) + '\x01' + bytes_of(std::int32_t{1});
+  const std::size_t loss_at = bytes.find(config_end + bytes_of(std::uint32_t{0}));
+  REQUIRE(loss_at != std::string::npos);
+  bytes.erase(loss_at + config_end.size(), 4);
+  const std::string counts = bytes_of(std::int64_t{77}) + bytes_of(std::int64_t{77});
+  const std::size_t counts_at = bytes.find(counts);
+  REQUIRE(counts_at != std::string::npos);
+  bytes.erase(counts_at + 8, 8);
+  const std::uint32_t version = 3;
+  std::memcpy(bytes.data() + 8, &version, 4);
+  const std::uint32_t checksum = internal::ExtendCrc32c(
+      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                        bytes.size() - 4));
+  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+  std::stringstream version_3(bytes);
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(version_3, "v3.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->learner.config().loss == Loss::kSquared);
+  CHECK(loaded->learner.updates() == 77);
+  CHECK(loaded->learner.Predict(Input<double>(5)) == learner->Predict(Input<double>(5)));
+  // Other versions are named.
+  const std::uint32_t future = 5;
+  std::memcpy(bytes.data() + 8, &future, 4);
+  std::stringstream version_5(bytes);
+  CHECK(ReadCheckpoint<double>(version_5, "v5.rff").status().message() ==
+        "v5.rff: unsupported checkpoint format version 5 (this build reads versions 3 to 4)");
 }
 
 TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {

@@ -55,21 +55,22 @@ static_assert(noexcept(std::declval<Learner&>().LearnRowOutputs(
     std::span<const double>(), std::span<const double>(), std::span<double>())));
 
 template <class Real>
-BasicLearner<Real> MakeLearner(FeatureMapKind map, double forgetting) {
+BasicLearner<Real> MakeLearner(FeatureMapKind map, double forgetting, Loss loss) {
   LearnerConfig config;
   config.features.input_dimension = 16;
   config.features.num_features = 256;
   config.features.gamma = 0.05;
   config.features.map = map;
   config.forgetting = forgetting;
+  config.loss = loss;
   absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(config);
   REQUIRE(learner.ok());
   return *std::move(learner);
 }
 
 template <class Real>
-void CheckNoAllocation(FeatureMapKind map, double forgetting) {
-  BasicLearner<Real> learner = MakeLearner<Real>(map, forgetting);
+void CheckNoAllocation(FeatureMapKind map, double forgetting, Loss loss = Loss::kSquared) {
+  BasicLearner<Real> learner = MakeLearner<Real>(map, forgetting, loss);
   std::vector<Real> x(16), row(static_cast<std::size_t>(learner.row_length()));
   Real prior = 0, prediction = 0;
   const long before = allocation_count.load();
@@ -96,6 +97,8 @@ TEST_CASE("Learn and Predict do not allocate", "[hot_path]") {
       CheckNoAllocation<float>(map, forgetting);
     }
   }
+  CheckNoAllocation<double>(FeatureMapKind::kPhase, 1.0, Loss::kHinge);
+  CheckNoAllocation<float>(FeatureMapKind::kPhase, 1.0, Loss::kHinge);
 }
 
 TEST_CASE("The allocation counter does count", "[hot_path]") {
@@ -108,7 +111,7 @@ TEST_CASE("The allocation counter does count", "[hot_path]") {
 }
 
 TEST_CASE("Predict on a const learner is safe from many threads", "[hot_path][threads]") {
-  Learner learner = MakeLearner<double>(FeatureMapKind::kPhase, 1.0);
+  Learner learner = MakeLearner<double>(FeatureMapKind::kPhase, 1.0, Loss::kSquared);
   std::vector<std::vector<double>> inputs(64, std::vector<double>(16));
   for (int t = 0; t < 64; ++t) {
     for (int j = 0; j < 16; ++j) inputs[t][j] = std::cos(0.3 * t + j);

@@ -44,6 +44,43 @@ TEST_CASE("learn --classes predicts classes and reports accuracy and confusion",
         std::string::npos);
 }
 
+TEST_CASE("learn --loss=hinge classifies, counts its updates, and its model is used as saved",
+          "[app][classes][hinge]") {
+  TempDir dir;
+  const std::string model = dir.File("hinge.rff");
+  const RunResult learned = RunApp(
+      "learn --header --classes=3 --loss=hinge --features=64 --predictions=- --save=" + model,
+      ClassCsv(600));
+  REQUIRE(learned.exit_code == 0);
+  const size_t at = learned.err.find("progressive validation: accuracy ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stod(learned.err.substr(at + 33)) > 0.8);
+  CHECK(learned.err.find("hinge loss: ") != std::string::npos);
+  CHECK(learned.err.find("updates (outputs inside their margin) over 600 samples learned") !=
+        std::string::npos);
+  // predict, learn --load and export take the loss from the model.
+  const RunResult predicted = RunApp("predict --load=" + model, ClassCsv(50));
+  CHECK(predicted.exit_code == 0);
+  CHECK(predicted.err.find("evaluation: accuracy ") != std::string::npos);
+  const RunResult resumed = RunApp("learn --loss=hinge --load=" + model, ClassCsv(20));
+  CHECK(resumed.exit_code == 0);
+  CHECK(resumed.err.find("over 620 samples learned") != std::string::npos);
+  const RunResult other_loss = RunApp("learn --loss=squared --load=" + model, ClassCsv(10));
+  CHECK(other_loss.exit_code == 2);
+  CHECK(other_loss.err.find("--loss=squared (the model has hinge)") != std::string::npos);
+  const RunResult exported = RunApp("export --load=" + model, "");
+  CHECK(exported.exit_code == 0);
+  CHECK(exported.out.find("\"loss\": \"hinge\"") != std::string::npos);
+  // The hinge loss is a classifier's; an unknown loss is a usage error.
+  const RunResult regression = RunApp("learn --loss=hinge --features=16", SmoothCsv(10));
+  CHECK(regression.exit_code == 2);
+  CHECK(regression.err.find("--loss=hinge is a classifier's loss: give --classes=K (K >= 2)") !=
+        std::string::npos);
+  const RunResult unknown = RunApp("learn --loss=svm --classes=3 --features=16", ClassCsv(10));
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("unknown loss 'svm' (expected squared or hinge)") != std::string::npos);
+}
+
 TEST_CASE("learn --classes rejects labels outside the classes", "[app][classes][errors]") {
   const RunResult result = RunApp("learn --classes=3 --features=16", "1,2,0\n1,2,3\n1,2,1.5\n1,2,2\n");
   CHECK(result.exit_code == 0);

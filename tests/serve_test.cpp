@@ -586,13 +586,17 @@ bool SameNumbers(const std::string& a, const std::string& b, double tolerance) {
 
 // `learn --predictions=-` on a file, and the answers of `serve` with the same
 // flags to the same lines on one connection: after the warm-up window they
-// are the same text, line for line, with --block=1; by default serve learns
-// the labelled lines of each read as one exact block, and they agree to
+// are the same text, line for line, with --block=1 (and with --variance or
+// --loss=hinge, which learn a line at a time); by default serve learns the
+// labelled lines of each read as one exact block, and they agree to
 // rounding.
 void CheckServeAnswersAsLearnWrites(const std::vector<std::string>& flags, const std::string& lines,
                                     int warm_up) {
-  const bool one_at_a_time = std::find(flags.begin(), flags.end(), "--block=1") != flags.end();
-  const bool single = std::find(flags.begin(), flags.end(), "--precision=float32") != flags.end();
+  const auto has = [&flags](const char* flag) {
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+  };
+  const bool one_at_a_time = has("--block=1") || has("--variance") || has("--loss=hinge");
+  const bool single = has("--precision=float32");
   TempDir dir;
   const std::string input = dir.File("lines.csv"), predictions = dir.File("learn.txt");
   std::ofstream(input) << lines;
@@ -640,6 +644,9 @@ TEST_CASE("serve answers what learn writes: the default warm-up, standardization
   CheckServeAnswersAsLearnWrites({"--features=32", "--standardize=50", "--gamma=auto", "--ridge=0.01",
                                   "--precision=float32"},
                                  GeneratedLines("--samples=200 --embedding=3"), 50);
+  CheckServeAnswersAsLearnWrites(
+      {"--features=32", "--standardize=50", "--gamma=auto", "--ridge=auto", "--block=1"},
+      GeneratedLines("--samples=200 --embedding=3"), 50);
 }
 
 TEST_CASE("serve answers what learn writes: classes, targets, variance", "[serve][parity]") {
@@ -650,6 +657,10 @@ TEST_CASE("serve answers what learn writes: classes, targets, variance", "[serve
                std::to_string(x > 0 ? (y > 0 ? 0 : 1) : 2) + "\n";
   }
   CheckServeAnswersAsLearnWrites({"--features=32", "--classes=3", "--block=1"}, classes, 256);
+  CheckServeAnswersAsLearnWrites({"--features=32", "--classes=3", "--loss=hinge"}, classes, 256);
+  CheckServeAnswersAsLearnWrites({"--features=32", "--classes=3", "--loss=hinge",
+                                  "--precision=float32"},
+                                 classes, 256);
   const std::string series = GeneratedLines("--samples=300 --embedding=4");
   CheckServeAnswersAsLearnWrites({"--features=32", "--targets=0,4", "--standardize=40"}, series, 40);
   CheckServeAnswersAsLearnWrites({"--features=32", "--targets=0,4", "--standardize=40", "--block=1"},
