@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 
 namespace rffstream::app {
+namespace {
 
 std::vector<double> MackeyGlassSeries(int length) {
   constexpr double kA = 0.2, kB = 0.1, kStep = 0.1, kInitial = 1.2;
@@ -65,6 +66,8 @@ std::vector<double> LorenzSeries(int length) {
   }
   return series;
 }
+
+}  // namespace
 
 absl::StatusOr<std::vector<double>> GenerateSeries(std::string_view name, int length) {
   if (name == "mackey-glass") return MackeyGlassSeries(length);

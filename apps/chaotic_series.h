@@ -1,7 +1,7 @@
 // File: apps/chaotic_series.h
 //
-// Chaotic time series generated in-process, for the built-in demo and for
-// tests: deterministic, no data files needed.
+// Chaotic time series generated in-process, for the built-in demo and the
+// tests (through `rffstream generate`): deterministic, no data files needed.
 //
 // Mackey–Glass (Mackey & Glass 1977), the classic kernel-adaptive-filtering
 // benchmark:  ds/dt = a s(t-τ) / (1 + s(t-τ)^10) - b s(t), with a = 0.2,
@@ -21,9 +21,6 @@
 #include "absl/status/statusor.h"
 
 namespace rffstream::app {
-
-std::vector<double> MackeyGlassSeries(int length);
-std::vector<double> LorenzSeries(int length);
 
 // "mackey-glass" or "lorenz".
 [[nodiscard]] absl::StatusOr<std::vector<double>> GenerateSeries(std::string_view name, int length);

@@ -5,22 +5,16 @@
 #include <sstream>
 #include <string>
 
-#include "absl/flags/declare.h"
-#include "absl/flags/flag.h"
 #include "exit_codes.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/json_export.h"
 #include "write_failure.h"
 
-ABSL_DECLARE_FLAG(std::string, load);
-ABSL_DECLARE_FLAG(std::string, format);
-ABSL_FLAG(bool, covariance, false, "export: include the D x D matrix P in the JSON");
-
 namespace rffstream::app {
 namespace {
 
 template <class Real>
-int Export(const std::string& path) {
+int Export(const std::string& path, bool covariance) {
   absl::StatusOr<BasicCheckpoint<Real>> checkpoint = LoadCheckpoint<Real>(path);
   if (!checkpoint.ok()) {
     std::fprintf(stderr, "rffstream export: %s\n", std::string(checkpoint.status().message()).c_str());
@@ -28,7 +22,7 @@ int Export(const std::string& path) {
   }
   // Through stdio, whose errors keep their errno (std::cout's do not).
   std::ostringstream json;
-  ExportJson(checkpoint->learner, json, {.include_covariance = absl::GetFlag(FLAGS_covariance)});
+  ExportJson(checkpoint->learner, json, {.include_covariance = covariance});
   const std::string text = json.str();
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
     return ExitAfterWriteFailure("rffstream export", "standard output", errno);
@@ -38,10 +32,9 @@ int Export(const std::string& path) {
 
 }  // namespace
 
-int RunExportCommand() {
-  const std::string path = absl::GetFlag(FLAGS_load);
-  const std::string format = absl::GetFlag(FLAGS_format);
-  if (path.empty() || (!format.empty() && format != "json")) {
+int RunExportCommand(const ExportOptions& options) {
+  const std::string& path = options.load;
+  if (path.empty() || (!options.format.empty() && options.format != "json")) {
     std::fprintf(stderr, "rffstream export: needs --load=FILE and --format=json\n");
     return kExitUsageError;
   }
@@ -50,7 +43,8 @@ int RunExportCommand() {
     std::fprintf(stderr, "rffstream export: %s\n", std::string(real_bytes.status().message()).c_str());
     return kExitIoError;
   }
-  return *real_bytes == 4 ? Export<float>(path) : Export<double>(path);
+  return *real_bytes == 4 ? Export<float>(path, options.covariance)
+                          : Export<double>(path, options.covariance);
 }
 
 }  // namespace rffstream::app

@@ -5,9 +5,11 @@
 #ifndef RFFSTREAM_APPS_EXPORT_COMMAND_H_
 #define RFFSTREAM_APPS_EXPORT_COMMAND_H_
 
+#include "options.h"
+
 namespace rffstream::app {
 
-int RunExportCommand();
+int RunExportCommand(const ExportOptions& options);
 
 }  // namespace rffstream::app
 

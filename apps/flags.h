@@ -36,6 +36,9 @@ StreamOptions StreamOptionsFromFlags();
 InputOptions InputOptionsFromFlags();
 ModelOptions ModelOptionsFromFlags();
 ServerOptions ServerOptionsFromFlags();
+// The model file and format are the stream commands' --load and --format.
+ExportOptions ExportOptionsFromFlags(const StreamOptions& stream);
+GenerateOptions GenerateOptionsFromFlags();
 
 }  // namespace rffstream::app
 

@@ -5,26 +5,21 @@
 #include <cstdio>
 #include <string>
 
-#include "absl/flags/flag.h"
 #include "chaotic_series.h"
 #include "exit_codes.h"
 #include "write_failure.h"
 
-ABSL_FLAG(std::string, series, "mackey-glass", "generate: mackey-glass or lorenz");
-ABSL_FLAG(int, samples, 10000, "generate: number of CSV lines to write");
-ABSL_FLAG(int, embedding, 7, "generate: number of past values L per line (the inputs)");
-
 namespace rffstream::app {
 
-int RunGenerateCommand() {
-  const int samples = absl::GetFlag(FLAGS_samples);
-  const int embedding = absl::GetFlag(FLAGS_embedding);
+int RunGenerateCommand(const GenerateOptions& options) {
+  const int samples = options.samples;
+  const int embedding = options.embedding;
   if (samples <= 0 || embedding <= 0) {
     std::fprintf(stderr, "rffstream generate: --samples and --embedding must be positive\n");
     return kExitUsageError;
   }
   absl::StatusOr<std::vector<double>> series =
-      GenerateSeries(absl::GetFlag(FLAGS_series), samples + embedding);
+      GenerateSeries(options.series, samples + embedding);
   if (!series.ok()) {
     std::fprintf(stderr, "rffstream generate: %s\n", std::string(series.status().message()).c_str());
     return kExitUsageError;

@@ -5,9 +5,11 @@
 #ifndef RFFSTREAM_APPS_GENERATE_COMMAND_H_
 #define RFFSTREAM_APPS_GENERATE_COMMAND_H_
 
+#include "options.h"
+
 namespace rffstream::app {
 
-int RunGenerateCommand();
+int RunGenerateCommand(const GenerateOptions& options);
 
 }  // namespace rffstream::app
 

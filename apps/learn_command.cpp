@@ -15,13 +15,12 @@
 #include "absl/time/time.h"
 #include "checkpoint_schedule.h"
 #include "exit_codes.h"
-#include "input_format.h"
 #include "learn_output.h"
 #include "line_reader.h"
 #include "model_loading.h"
-#include "model_options.h"
 #include "parse_ahead.h"
 #include "prediction_writer.h"
+#include "stream_options.h"
 #include "stream_pipeline.h"
 
 namespace rffstream::app {
@@ -29,42 +28,6 @@ namespace {
 
 // Whether a run learns from its labelled lines, or only predicts (and scores).
 enum class RunMode { kLearn, kPredict };
-
-absl::Status ValidateOptions(const StreamOptions& options) {
-  const OutputOptions& output = options.output;
-  const CheckpointOptions& checkpoint = options.checkpoint;
-  if (output.block < 1) return absl::InvalidArgumentError("--block must be >= 1");
-  if (output.block > 1 && output.variance) {
-    return absl::InvalidArgumentError(
-        "--variance needs each prediction before the next update: use it with --block=1");
-  }
-  if (options.model.standardize < 0) {
-    return absl::InvalidArgumentError("--standardize must be >= 0");
-  }
-  if (options.input_format.max_line_bytes <= 0) {
-    return absl::InvalidArgumentError("--max_line_bytes must be positive");
-  }
-  if (output.progress_every < 0) {
-    return absl::InvalidArgumentError("--progress_every must be >= 0");
-  }
-  if (checkpoint.save_every < 0 || checkpoint.save_interval < 0) {
-    return absl::InvalidArgumentError("--save_every and --save_interval must be >= 0");
-  }
-  if ((checkpoint.save_every > 0 || checkpoint.save_interval > 0) && checkpoint.save.empty()) {
-    return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
-  }
-  // A checkpoint that cannot be written is found out now, not after hours of learning.
-  if (!checkpoint.save.empty()) {
-    if (absl::Status usable = CheckCheckpointPath(checkpoint.save); !usable.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message()));
-    }
-  }
-  if (absl::Status status = ValidateInputOptions(options.input_format, /*can_infer_dimension=*/true);
-      !status.ok()) {
-    return status;
-  }
-  return ValidateModelOptions(options.model, options.input_format, !checkpoint.load.empty());
-}
 
 // One run over one input stream: reads lines (parsed ahead on a thread of
 // their own once the input stage knows how), drives the pipeline, saves
@@ -249,7 +212,7 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
 
 int RunStream(const StreamOptions& options, RunMode mode) {
   const char* command = mode == RunMode::kLearn ? "rffstream learn" : "rffstream predict";
-  if (absl::Status status = ValidateOptions(options); !status.ok()) {
+  if (absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/true); !status.ok()) {
     std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
     return kExitUsageError;
   }

@@ -104,9 +104,13 @@ int main(int argc, char** argv) {
   const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
   if (command == "learn") return rffstream::app::RunLearnCommand(options);
   if (command == "predict") return rffstream::app::RunPredictCommand(options);
-  if (command == "export") return rffstream::app::RunExportCommand();
+  if (command == "export") {
+    return rffstream::app::RunExportCommand(rffstream::app::ExportOptionsFromFlags(options));
+  }
   if (command == "serve") return rffstream::app::RunServeCommand(options);
-  if (command == "generate") return rffstream::app::RunGenerateCommand();
+  if (command == "generate") {
+    return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
+  }
   std::fprintf(stderr, "rffstream: unknown command '%s'\n\n%s", positional[1], kUsage);
   return rffstream::app::kExitUsageError;
 }

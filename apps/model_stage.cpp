@@ -15,6 +15,10 @@ absl::Status ModelStage<Real>::SetTask(const Task& task) {
         "--variance is for a single regression target; the model has ", task.num_outputs(),
         " outputs"));
   }
+  if (settings_.with_variance && settings_.block_size > 1) {
+    return absl::InvalidArgumentError(
+        "--variance needs each prediction before the next update: use it with --block=1");
+  }
   task_ = task;
   classification_ = ClassificationMetrics(task_.num_classes);
   const auto outputs = static_cast<std::size_t>(task_.num_outputs());
@@ -39,6 +43,8 @@ absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   if (settings_.learns) {
     metrics_ = checkpoint.record.metrics;
     target_metrics_[0] = metrics_;
+    const std::vector<RegressionMetrics>& further = checkpoint.record.further_targets;
+    std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
     if (task_.is_classifier()) classification_ = std::move(checkpoint.record.classification);
   }
   return absl::OkStatus();
@@ -149,7 +155,13 @@ bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) {
 
 template <class Real>
 absl::Status ModelStage<Real>::Save(const std::string& path) const {
-  return SaveCheckpoint(path, *learner_, CheckpointRecord{task_, metrics_, classification_});
+  const bool several_targets = !task_.is_classifier() && target_metrics_.size() > 1;
+  return SaveCheckpoint(
+      path, *learner_,
+      CheckpointRecord{task_, metrics_, classification_,
+                       several_targets ? std::vector<RegressionMetrics>(target_metrics_.begin() + 1,
+                                                                        target_metrics_.end())
+                                       : std::vector<RegressionMetrics>()});
 }
 
 template class ModelStage<float>;

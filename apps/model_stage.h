@@ -35,7 +35,8 @@ class ModelStage {
 
   explicit ModelStage(Settings settings) : settings_(settings) {}
 
-  // Sizes the stage for `task`; refuses --variance for several outputs.
+  // Sizes the stage for `task`; refuses --variance for several outputs or
+  // with blocks.
   [[nodiscard]] absl::Status SetTask(const Task& task);
   // The model, once built; SetTask first.
   void Start(BasicLearner<Real> learner);

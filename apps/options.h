@@ -95,6 +95,20 @@ struct ServerOptions {
   int fields = 0;
 };
 
+// `export`: the model file, the output format, and whether P goes with it.
+struct ExportOptions {
+  std::string load;
+  std::string format;  // "" or "json"
+  bool covariance = false;
+};
+
+// `generate`: which series, how many lines, how many past values a line.
+struct GenerateOptions {
+  std::string series = "mackey-glass";
+  int samples = 10000;
+  int embedding = 7;
+};
+
 // Everything `learn`, `predict` and `serve` are told.
 struct StreamOptions {
   std::string input = "-";

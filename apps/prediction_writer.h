@@ -6,7 +6,6 @@
 #define RFFSTREAM_APPS_PREDICTION_WRITER_H_
 
 #include <cstdio>
-#include <initializer_list>
 #include <span>
 #include <string>
 
@@ -27,9 +26,6 @@ class PredictionWriter {
   // One line of comma-separated values (predictions, a prediction and its
   // variance, a class).
   void WriteValues(std::span<const double> values);
-  void WriteValues(std::initializer_list<double> values) {
-    WriteValues(std::span<const double>(values.begin(), values.size()));
-  }
   // The line for an input line that gave no prediction (blank or rejected).
   void WriteEmptyLine();
   // Hands what is buffered to the file now (write errors surface in Close()).

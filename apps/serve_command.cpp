@@ -12,12 +12,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "exit_codes.h"
-#include "input_format.h"
 #include "line_server.h"
 #include "listen_address.h"
 #include "model_loading.h"
-#include "model_options.h"
 #include "serve_session.h"
+#include "stream_options.h"
 
 namespace rffstream::app {
 namespace {
@@ -111,27 +110,16 @@ std::optional<std::string> FitDescriptorLimit(ServerOptions& options) {
 }  // namespace
 
 int RunServeCommand(StreamOptions options) {
-  if (absl::Status status = ValidateInputOptions(options.input_format, /*can_infer_dimension=*/false);
+  if (absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/false);
       !status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
-    return kExitUsageError;
-  }
-  if (absl::Status status = ValidateModelOptions(options.model, options.input_format,
-                                                   !options.checkpoint.load.empty());
-      !status.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
-    return kExitUsageError;
-  }
-  if (options.output.variance && OutputsFor(options.input_format) > 1) {
-    std::fprintf(stderr, "rffstream serve: --variance is for a single regression target\n");
     return kExitUsageError;
   }
   const ServerOptions& server = options.server;
-  if (server.max_connections < 1 || server.idle_timeout < 0 || server.fields < 0 ||
-      options.input_format.max_line_bytes <= 0) {
+  if (server.max_connections < 1 || server.idle_timeout < 0 || server.fields < 0) {
     std::fprintf(stderr,
-                 "rffstream serve: --max_connections, --max_line_bytes must be positive; "
-                 "--idle_timeout, --fields non-negative\n");
+                 "rffstream serve: --max_connections must be positive; --idle_timeout, --fields "
+                 "non-negative\n");
     return kExitUsageError;
   }
   if (std::optional<std::string> note = FitDescriptorLimit(options.server); note.has_value()) {

@@ -106,8 +106,8 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
   std::string bytes = stream.str();
   // Version 3 wrote neither the loss (a u32 after the forgetting factor, the
-  // intercept flag and the number of outputs) nor the update count (an i64
-  // after the sample count).
+  // intercept flag and the number of outputs), the update count (an i64
+  // after the sample count) nor the further targets' metrics.
   const auto bytes_of = [](auto value) {
     return std::string(reinterpret_cast<const char*>(&value), sizeof(value));
   };
@@ -119,6 +119,8 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   const std::size_t counts_at = bytes.find(counts);
   REQUIRE(counts_at != std::string::npos);
   bytes.erase(counts_at + 8, 8);
+  // Nor the number of further targets' metrics, last before the checksum.
+  bytes.erase(bytes.size() - 8, 4);
   const std::uint32_t version = 3;
   std::memcpy(bytes.data() + 8, &version, 4);
   const std::uint32_t checksum = internal::ExtendCrc32c(
@@ -302,6 +304,31 @@ TEST_CASE("The task and the classification metrics round-trip", "[checkpoint][ta
   CHECK(loaded->record.classification.confusion(3, 2) == 1);
 }
 
+TEST_CASE("Every target's metrics round-trip", "[checkpoint][task]") {
+  TempDir dir;
+  LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
+  config.num_outputs = 3;
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  CheckpointRecord record{DefaultTask(config), RegressionMetrics()};
+  record.metrics.Add(1.0, 2.0);
+  record.further_targets.resize(2);
+  record.further_targets[0].Add(3.0, 7.0);
+  record.further_targets[1].Add(0.5, 0.0);
+  record.further_targets[1].Add(0.5, 1.0);
+  REQUIRE(SaveCheckpoint(dir.File("targets.rff"), *learner, record).ok());
+  absl::StatusOr<Checkpoint> loaded = LoadCheckpoint<double>(dir.File("targets.rff"));
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded->record.further_targets.size() == 2);
+  CHECK(loaded->record.metrics.sum_squared_error() == 1.0);
+  CHECK(loaded->record.further_targets[0].sum_squared_error() == 16.0);
+  CHECK(loaded->record.further_targets[1].count() == 2);
+  // Metrics for a number of targets the task does not have are refused.
+  record.further_targets.pop_back();
+  CHECK(SaveCheckpoint(dir.File("bad.rff"), *learner, record).message() ==
+        dir.File("bad.rff") + ": metrics of 2 targets for a task of 3 outputs");
+}
+
 TEST_CASE("A task that does not fit the model is not saved", "[checkpoint][task][errors]") {
   TempDir dir;
   absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
@@ -316,10 +343,11 @@ TEST_CASE("A task that does not fit the model is not saved", "[checkpoint][task]
 TEST_CASE("A model holding a NaN is not saved, and a file holding one is not loaded",
           "[checkpoint][nonfinite][errors]") {
   const std::vector<char> good = SmallCheckpointBytes();
-  // The metrics' sum of squared errors sits 8 doubles before the
-  // classification metrics (i32 + empty array) and the checksum.
+  // The metrics' sum of squared errors sits 4 doubles before the
+  // classification metrics (i32 + empty array), the number of further
+  // targets' metrics (i32, 0) and the checksum.
   std::vector<char> bad = good;
-  const std::size_t offset = bad.size() - 4 - 8 - 4 - 4 * 8;
+  const std::size_t offset = bad.size() - 4 - 4 - 8 - 4 - 4 * 8;
   const double nan = std::nan("");
   std::memcpy(bad.data() + offset, &nan, sizeof(nan));
   const std::uint32_t checksum = internal::ExtendCrc32c(

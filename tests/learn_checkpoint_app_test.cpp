@@ -117,6 +117,29 @@ TEST_CASE("A classifier's checkpoint is used right without its flags", "[app][ch
         std::string::npos);
 }
 
+TEST_CASE("A resumed run with several targets keeps every target's metrics", "[app][checkpoint][task]") {
+  TempDir dir;
+  const std::string model = dir.File("targets.rff");
+  std::string first, second;
+  for (int t = 0; t < 200; ++t) {
+    const double a = std::sin(0.1 * t), b = std::cos(0.07 * t);
+    (t < 100 ? first : second) += std::to_string(a) + "," + std::to_string(b) + "," +
+                                  std::to_string(a * b) + "," + std::to_string(a + b) + "\n";
+  }
+  const std::string flags = " --targets=2,3 --features=32 --standardize=0 --gamma=0.5 --ridge=0.01";
+  const RunResult whole = RunApp("learn" + flags, first + second);
+  REQUIRE(whole.exit_code == 0);
+  REQUIRE(RunApp("learn --save=" + model + flags, first).exit_code == 0);
+  const RunResult resumed = RunApp("learn --load=" + model, second);
+  REQUIRE(resumed.exit_code == 0);
+  const auto per_target = [](const std::string& err) {
+    const size_t at = err.find("rmse per target:");
+    return at == std::string::npos ? std::string("none") : err.substr(at, err.find('\n', at) - at);
+  };
+  CHECK(per_target(resumed.err) == per_target(whole.err));
+  CHECK(per_target(whole.err) != "none");
+}
+
 TEST_CASE("The command line that saved a model loads it too", "[app][checkpoint][task]") {
   TempDir dir;
   const std::string model = dir.File("m.rff");

@@ -421,6 +421,29 @@ TEST_CASE("serve rejects a bad listen address", "[serve][errors]") {
   CHECK(WEXITSTATUS(status) == 2);
 }
 
+TEST_CASE("serve refuses the stream flags learn refuses, with the same message", "[serve][errors]") {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"--block=0", "--block must be >= 1"},
+      {"--block=8 --variance", "--variance needs each prediction before the next update"},
+      {"--classes=3 --variance", "--variance is for a single regression target"},
+      {"--standardize=-1", "--standardize must be >= 0"},
+      {"--save=" + dir.File("missing/m.rff"), "--save: "},
+      {"--loss=hinge", "--loss=hinge is a classifier's loss"},
+  };
+  for (const auto& [flags, message] : refused) {
+    INFO(flags);
+    for (const char* command : {"serve", "learn"}) {
+      const std::string err = dir.File("err");
+      const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " " + command + " " +
+                                      flags + " < /dev/null 2> " + err)
+                                         .c_str());
+      CHECK(WEXITSTATUS(status) == 2);
+      CHECK(rffstream::testing::ReadText(err).find(message) != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("A client that sends without reading cannot grow the server", "[serve][errors][hostile]") {
   TempDir dir;
   ServerProcess server(dir, {"--features=16"});

@@ -264,6 +264,29 @@ absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config) {
   return absl::OkStatus();
 }
 
+void WriteRegressionMetrics(internal::ByteWriter& writer, const RegressionMetrics& metrics) {
+  const RegressionMetrics::State& state = metrics.state();
+  writer.Write(state.count);
+  writer.Write(state.sum_squared_error);
+  writer.Write(state.sum_absolute_error);
+  writer.Write(state.target_mean);
+  writer.Write(state.target_squared_deviations);
+}
+
+absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(internal::ByteReader& reader) {
+  RegressionMetrics::State state;
+  absl::Status status = reader.Read("metrics", state.count);
+  if (status.ok()) status = reader.Read("metrics", state.sum_squared_error);
+  if (status.ok()) status = reader.Read("metrics", state.sum_absolute_error);
+  if (status.ok()) status = reader.Read("metrics", state.target_mean);
+  if (status.ok()) status = reader.Read("metrics", state.target_squared_deviations);
+  if (!status.ok()) return status;
+  if (state.count < 0) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": impossible sample counts in the metrics"));
+  }
+  return RegressionMetrics(state);
+}
+
 template <class Real>
 absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& learner,
                                                      const CheckpointRecord& record) {
@@ -277,6 +300,13 @@ absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& l
                                                    classes, " classes for a task of ",
                                                    record.task.num_classes));
   }
+  const std::size_t further = record.further_targets.size();
+  if (further != 0 && (record.task.is_classifier() ||
+                       further + 1 != static_cast<std::size_t>(record.task.num_outputs()))) {
+    return absl::InvalidArgumentError(absl::StrCat("metrics of ", further + 1,
+                                                   " targets for a task of ",
+                                                   record.task.num_outputs(), " outputs"));
+  }
   internal::ByteWriter writer;
   for (unsigned char byte : kMagic) writer.Write(byte);
   writer.Write<std::uint32_t>(kCheckpointFormatVersion);
@@ -284,14 +314,13 @@ absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& l
   writer.Write<std::uint32_t>(sizeof(Real));
   internal::CheckpointAccess::Write(writer, learner);
   WriteTask(writer, record.task);
-  const RegressionMetrics::State& state = record.metrics.state();
-  writer.Write(state.count);
-  writer.Write(state.sum_squared_error);
-  writer.Write(state.sum_absolute_error);
-  writer.Write(state.target_mean);
-  writer.Write(state.target_squared_deviations);
+  WriteRegressionMetrics(writer, record.metrics);
   writer.Write<std::int32_t>(classes);
   writer.WriteArray<std::int64_t>(record.classification.confusion_counts());
+  writer.Write<std::int32_t>(static_cast<std::int32_t>(further));
+  for (const RegressionMetrics& target : record.further_targets) {
+    WriteRegressionMetrics(writer, target);
+  }
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -364,15 +393,11 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   if (!valid.ok()) {
     return absl::DataLossError(absl::StrCat(source, ": ", std::string(valid.message())));
   }
-  RegressionMetrics::State state;
+  absl::StatusOr<RegressionMetrics> metrics = ReadRegressionMetrics(reader);
+  if (!metrics.ok()) return metrics.status();
   std::int32_t classes = 0;
   std::vector<std::int64_t> confusion;
-  absl::Status status = reader.Read("metrics", state.count);
-  if (status.ok()) status = reader.Read("metrics", state.sum_squared_error);
-  if (status.ok()) status = reader.Read("metrics", state.sum_absolute_error);
-  if (status.ok()) status = reader.Read("metrics", state.target_mean);
-  if (status.ok()) status = reader.Read("metrics", state.target_squared_deviations);
-  if (status.ok()) status = reader.Read("classification metrics", classes);
+  absl::Status status = reader.Read("classification metrics", classes);
   if (status.ok() && classes != task->num_classes) {
     status = absl::DataLossError(absl::StrCat(source, ": classification metrics of ", classes,
                                               " classes for a task of ", task->num_classes));
@@ -383,11 +408,27 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   // The counts must be non-negative and their sum must fit.
   std::int64_t total = 0;
   const bool counts_valid =
-      state.count >= 0 && std::all_of(confusion.begin(), confusion.end(), [&](std::int64_t count) {
+      std::all_of(confusion.begin(), confusion.end(), [&](std::int64_t count) {
         return count >= 0 && !__builtin_add_overflow(total, count, &total);
       });
   if (!counts_valid) {
     return absl::DataLossError(absl::StrCat(source, ": impossible sample counts in the metrics"));
+  }
+  // Version 3 kept the first target's metrics only.
+  std::vector<RegressionMetrics> further_targets;
+  if (version >= 4) {
+    std::int32_t further = 0;
+    if (absl::Status read = reader.Read("number of target metrics", further); !read.ok()) return read;
+    if (further != 0 && (task->is_classifier() || further + 1 != task->num_outputs())) {
+      return absl::DataLossError(absl::StrCat(source, ": metrics of ", further + 1,
+                                              " targets for a task of ", task->num_outputs(),
+                                              " outputs"));
+    }
+    for (std::int32_t target = 0; target < further; ++target) {
+      absl::StatusOr<RegressionMetrics> read = ReadRegressionMetrics(reader);
+      if (!read.ok()) return read.status();
+      further_targets.push_back(*std::move(read));
+    }
   }
   if (reader.remaining() != 0) {
     return absl::DataLossError(
@@ -395,8 +436,9 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   }
   return BasicCheckpoint<Real>{
       *std::move(learner),
-      CheckpointRecord{*std::move(task), RegressionMetrics(state),
-                       ClassificationMetrics(classes, std::move(confusion))}};
+      CheckpointRecord{*std::move(task), *std::move(metrics),
+                       ClassificationMetrics(classes, std::move(confusion)),
+                       std::move(further_targets)}};
 }
 
 absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path) {

@@ -46,7 +46,7 @@ namespace rffstream {
 
 // 2: the RLS state records the direction of its next pass over P.
 // 3: the task and the classification metrics.
-// 4: the loss and the count of updates (version 3 files are still read: the
+// 4: the loss, the count of updates, and the metrics of every target (version 3 files are still read: the
 // squared loss, every sample an update). Files of other versions are
 // rejected with a message naming the versions this build reads.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 4;
@@ -58,6 +58,9 @@ struct CheckpointRecord {
   Task task;
   RegressionMetrics metrics;                // of output 0, for regression
   ClassificationMetrics classification{0};  // for a classifier task
+  // Of outputs 1, 2, ... of a regression with several targets: none, or one
+  // per output after the first.
+  std::vector<RegressionMetrics> further_targets;
 };
 
 template <class Real>
