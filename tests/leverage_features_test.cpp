@@ -78,6 +78,22 @@ TEST_CASE("Leverage features keep weighted candidates of the iid draws", "[lever
   }
 }
 
+TEST_CASE("A leverage selection is a function of the seed and the window", "[leverage]") {
+  const std::vector<double> window = WindowRows(100);
+  absl::StatusOr<FeatureMapConfig> first =
+      SelectFeaturesByLeverage(BaseConfig(FeatureMapKind::kPhase, 7), 0.01, window, 4);
+  absl::StatusOr<FeatureMapConfig> again =
+      SelectFeaturesByLeverage(BaseConfig(FeatureMapKind::kPhase, 7), 0.01, window, 4);
+  absl::StatusOr<FeatureMapConfig> other_seed =
+      SelectFeaturesByLeverage(BaseConfig(FeatureMapKind::kPhase, 8), 0.01, window, 4);
+  REQUIRE(first.ok());
+  REQUIRE(again.ok());
+  REQUIRE(other_seed.ok());
+  CHECK(first->selection.selected == again->selection.selected);
+  CHECK(first->selection.weights == again->selection.weights);
+  CHECK(first->selection.selected != other_seed->selection.selected);
+}
+
 TEST_CASE("Leverage features estimate the kernel without bias", "[leverage][statistical]") {
   // The mean of z(x)·z(y) over 60 seeds against exp(-γ‖x − y‖²), at pairs
   // from near to far, inside the window the scores were computed on. One

@@ -136,6 +136,17 @@ TEST_CASE("Tuning keeps what it is told to keep", "[tuning]") {
   CHECK(gamma_only->ridge == config.ridge);
 }
 
+TEST_CASE("A constant target gives finite settings from the grid", "[tuning]") {
+  Window window = MakeWindow(200, 0);
+  std::fill(window.targets.begin(), window.targets.end(), 5.0);
+  absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(BaseConfig(), {}, window.inputs, window.targets);
+  REQUIRE(tuned.ok());
+  CHECK(std::isfinite(tuned->error));
+  CHECK(std::find(tuned->gammas.begin(), tuned->gammas.end(), tuned->gamma) != tuned->gammas.end());
+  CHECK(std::find(tuned->ridges.begin(), tuned->ridges.end(), tuned->ridge) != tuned->ridges.end());
+  CHECK(tuned->error < 1e-2);  // a constant is easy to predict (the intercept)
+}
+
 TEST_CASE("Tuning on a window it cannot use says why", "[tuning][errors]") {
   const std::vector<double> one_row = {1, 2, 3}, one_target = {1};
   CHECK(TuneOnWarmUp(BaseConfig(), {}, one_row, one_target).status().message() ==
