@@ -61,8 +61,7 @@ std::string Topic(const absl::CommandLineFlag& flag) {
   if (from("input_flags")) return "input lines (learn, predict, serve)";
   if (from("stream_flags")) return "learn and predict";
   if (from("serve_flags")) return "serve";
-  if (from("export_command")) return "export";
-  if (from("generate_command")) return "generate";
+  if (from("tool_flags")) return "export, generate, merge";
   return "every command";
 }
 

@@ -39,6 +39,8 @@ ServerOptions ServerOptionsFromFlags();
 // The model file and format are the stream commands' --load and --format.
 ExportOptions ExportOptionsFromFlags(const StreamOptions& stream);
 GenerateOptions GenerateOptionsFromFlags();
+// The shards are the command's positional arguments; --save is the stream commands'.
+MergeOptions MergeOptionsFromFlags(const StreamOptions& stream, std::vector<std::string> shards);
 
 }  // namespace rffstream::app
 

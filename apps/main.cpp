@@ -18,6 +18,7 @@
 #include "generate_command.h"
 #include "flags.h"
 #include "learn_command.h"
+#include "merge_command.h"
 #include "serve_command.h"
 #include "rffstream/simd.h"
 
@@ -35,6 +36,7 @@ constexpr char kUsage[] =
     "  predict    predict CSV lines with a saved model (--load=FILE), without learning\n"
     "  export     write a saved model (--load=FILE) as JSON (--format=json)\n"
     "  serve      learn from and answer many clients over TCP or a Unix socket\n"
+    "  merge      merge models learned on disjoint shards: --save=OUT [--base=BASE] IN1 IN2 ...\n"
     "  generate   write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream\n\n"
     "example:\n"
     "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n";
@@ -83,7 +85,8 @@ int main(int argc, char** argv) {
   const std::vector<char*> positional =
       absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());
   if (std::optional<int> exit_code = ApplySimdChoice()) return *exit_code;
-  if (positional.size() != 2) {
+  const bool takes_files = positional.size() > 1 && std::string_view(positional[1]) == "merge";
+  if (positional.size() != 2 && !takes_files) {
     std::fprintf(stderr, "%s", kUsage);
     return rffstream::app::kExitUsageError;
   }
@@ -108,6 +111,10 @@ int main(int argc, char** argv) {
     return rffstream::app::RunExportCommand(rffstream::app::ExportOptionsFromFlags(options));
   }
   if (command == "serve") return rffstream::app::RunServeCommand(options);
+  if (command == "merge") {
+    return rffstream::app::RunMergeCommand(rffstream::app::MergeOptionsFromFlags(
+        options, std::vector<std::string>(positional.begin() + 2, positional.end())));
+  }
   if (command == "generate") {
     return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
   }

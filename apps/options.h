@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rffstream::app {
 
@@ -100,6 +101,14 @@ struct ExportOptions {
   std::string load;
   std::string format;  // "" or "json"
   bool covariance = false;
+};
+
+// `merge`: the shards' checkpoints, the one they all started from (empty:
+// none, they learned from scratch) and where the merged model goes.
+struct MergeOptions {
+  std::vector<std::string> shards;
+  std::string base;
+  std::string save;
 };
 
 // `generate`: which series, how many lines, how many past values a line.

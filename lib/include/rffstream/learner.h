@@ -44,6 +44,7 @@
 namespace rffstream {
 namespace internal {
 class CheckpointAccess;
+class LearnerMerge;
 }  // namespace internal
 
 template <class Real>
@@ -135,6 +136,7 @@ class BasicLearner {
 
  private:
   friend class internal::CheckpointAccess;
+  friend class internal::LearnerMerge;
 
   BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map);
   int OutputInEngine(int output) const { return rls_.size() == 1 ? output : 0; }

@@ -30,6 +30,12 @@ class RegressionMetrics {
   explicit RegressionMetrics(const State& state) : state_(state) {}
 
   void Add(double prediction, double target);
+  // Adds the samples of `other`, which are not among these (the pairwise
+  // update of the mean and squared deviations of Chan, Golub & LeVeque).
+  void Merge(const RegressionMetrics& other);
+  // Takes out the samples of `part`, which are among these: the inverse of
+  // Merge(). REQUIRES: part.count() <= count().
+  void Remove(const RegressionMetrics& part);
 
   const State& state() const { return state_; }
 

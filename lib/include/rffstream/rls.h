@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "rffstream/aligned_vector.h"
 
 namespace rffstream {
@@ -112,6 +113,26 @@ class BasicRls {
   // A copy of P = A⁻¹ as a full dimension() × dimension() row-major matrix
   // (for inspection and export; allocates).
   std::vector<Real> CovarianceMatrix() const;
+
+  // The state as ridge regression's sufficient statistics (meaningful with
+  // β = 1): the information matrix A = P⁻¹ = λI + Σ z zᵀ and, per output,
+  // b = A w = Σ z y; with the noise estimate's sums. Models learned on
+  // disjoint samples from one start add up in this form (merge.h). In
+  // double whatever Real is.
+  struct InformationForm {
+    std::vector<double> information;  // A: dimension() × dimension(), row-major
+    std::vector<double> target_sums;  // b of each output: num_outputs() runs of dimension()
+    std::vector<double> noise_sums;   // one per output
+    double noise_weight = 0;
+  };
+  // From P by a Cholesky factorization, O(D³); FailedPrecondition when P is
+  // not positive definite. Allocates.
+  [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
+  // Replaces the state by the one of `form`: P = A⁻¹ and w = A⁻¹ b by a
+  // Cholesky factorization of A, O(D³). InvalidArgument when the sizes do
+  // not fit; FailedPrecondition, the state unchanged, when A is not positive
+  // definite or the result would not be finite. Allocates.
+  [[nodiscard]] absl::Status SetInformationForm(const InformationForm& form);
 
  private:
   friend class internal::CheckpointAccess;

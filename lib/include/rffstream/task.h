@@ -60,6 +60,8 @@ struct Task {
   bool ridge_from_warm_up = false;
   bool kernel_from_warm_up = false;
 
+  bool operator==(const Task&) const = default;
+
   int num_inputs() const;
   int num_targets() const;  // label columns per line
   int num_outputs() const;  // the learner's outputs

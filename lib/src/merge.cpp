@@ -1,0 +1,205 @@
+#include "rffstream/merge.h"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace rffstream {
+namespace internal {
+
+// The learner's engines and counters, for merging only.
+class LearnerMerge {
+ public:
+  template <class Real>
+  static std::vector<BasicRls<Real>>& Engines(BasicLearner<Real>& learner) {
+    return learner.rls_;
+  }
+  template <class Real>
+  static const std::vector<BasicRls<Real>>& Engines(const BasicLearner<Real>& learner) {
+    return learner.rls_;
+  }
+  template <class Real>
+  static void SetCounts(BasicLearner<Real>& learner, std::int64_t samples, std::int64_t updates) {
+    learner.samples_learned_ = samples;
+    learner.updates_ = updates;
+  }
+};
+
+}  // namespace internal
+
+namespace {
+
+template <class Value>
+std::optional<std::string> Differs(const char* field, const Value& a, const Value& b) {
+  if (a == b) return std::nullopt;
+  if constexpr (std::is_same_v<Value, std::vector<double>>) {
+    return absl::StrCat(field, " [", absl::StrJoin(a, ","), "] against [", absl::StrJoin(b, ","),
+                        "]");
+  } else {
+    return absl::StrCat(field, " ", a, " against ", b);
+  }
+}
+
+// The first setting in which two models differ, or nullopt.
+std::optional<std::string> ConfigDifference(const LearnerConfig& a, const LearnerConfig& b) {
+  const FeatureMapConfig& x = a.features;
+  const FeatureMapConfig& y = b.features;
+  for (std::optional<std::string> difference : {
+           Differs("inputs", x.input_dimension, y.input_dimension),
+           Differs("features", x.num_features, y.num_features),
+           Differs("map", std::string(FeatureMapKindName(x.map)), std::string(FeatureMapKindName(y.map))),
+           Differs("kernel", std::string(KernelKindName(x.kernel)), std::string(KernelKindName(y.kernel))),
+           Differs("sampler", std::string(FrequencySamplerName(x.sampler)),
+                   std::string(FrequencySamplerName(y.sampler))),
+           Differs("gamma", x.gamma, y.gamma),
+           Differs("seed", x.seed, y.seed),
+           Differs("lengthscales", x.lengthscales, y.lengthscales),
+           Differs("standardization offsets", x.input_offset, y.input_offset),
+           Differs("standardization scales", x.input_scale, y.input_scale),
+           Differs("ridge", a.ridge, b.ridge),
+           Differs("forgetting", a.forgetting, b.forgetting),
+           Differs("intercept", a.intercept, b.intercept),
+           Differs("outputs", a.num_outputs, b.num_outputs),
+           Differs("loss", std::string(LossName(a.loss)), std::string(LossName(b.loss))),
+       }) {
+    if (difference) return difference;
+  }
+  if (x.selection.selected != y.selection.selected || x.selection.weights != y.selection.weights) {
+    return "the leverage features selected";
+  }
+  return std::nullopt;
+}
+
+template <class Real>
+absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheckpoint<Real>& reference) {
+  const BasicLearner<Real>& learner = shard.checkpoint->learner;
+  const BasicLearner<Real>& other = reference.checkpoint->learner;
+  if (std::optional<std::string> difference = ConfigDifference(learner.config(), other.config())) {
+    return absl::InvalidArgumentError(absl::StrCat(shard.name, " and ", reference.name,
+                                                   " are different models: ", *difference));
+  }
+  if (learner.config().forgetting != 1.0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        shard.name, ": a model with forgetting (beta ", learner.config().forgetting,
+        " < 1) weighs its samples by their age in its own stream, so no merge is exact"));
+  }
+  // The same configuration draws the same frequencies; a file from another
+  // build or platform must too.
+  const BasicFeatureMap<Real>& map = learner.feature_map();
+  const BasicFeatureMap<Real>& other_map = other.feature_map();
+  if (!std::equal(map.projection().begin(), map.projection().end(), other_map.projection().begin()) ||
+      !std::equal(map.offsets().begin(), map.offsets().end(), other_map.offsets().begin()) ||
+      map.scale() != other_map.scale()) {
+    return absl::InvalidArgumentError(absl::StrCat(shard.name, " and ", reference.name,
+                                                   " have the same settings but different random "
+                                                   "features (from another build?)"));
+  }
+  if (!(shard.checkpoint->record.task == reference.checkpoint->record.task)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        shard.name, " and ", reference.name,
+        " read their input differently (columns, header, classes or warm-up)"));
+  }
+  return absl::OkStatus();
+}
+
+// a += sign · b, elementwise.
+void Accumulate(std::vector<double>& a, const std::vector<double>& b, double sign) {
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += sign * b[i];
+}
+
+}  // namespace
+
+template <class Real>
+absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedCheckpoint<Real>> shards,
+                                                       const NamedCheckpoint<Real>* base) {
+  if (shards.empty()) return absl::InvalidArgumentError("merge: no models to merge");
+  const NamedCheckpoint<Real>& reference = base != nullptr ? *base : shards.front();
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    if (absl::Status mergeable = CheckMergeable(shard, reference); !mergeable.ok()) return mergeable;
+  }
+  // The start state: the base, or an untrained model of the same features.
+  absl::StatusOr<BasicLearner<Real>> untrained = BasicLearner<Real>::Create(reference.checkpoint->learner.config());
+  if (!untrained.ok()) return untrained.status();
+  const Task& task = reference.checkpoint->record.task;
+  const BasicCheckpoint<Real> empty{
+      *std::move(untrained),
+      CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes)}};
+  const BasicCheckpoint<Real>& start = base != nullptr ? *base->checkpoint : empty;
+  BasicCheckpoint<Real> merged = start;
+  const CheckpointRecord& start_record = start.record;
+  CheckpointRecord& record = merged.record;
+  record.classification = start_record.classification;
+  std::vector<std::int64_t> confusion = start_record.classification.confusion_counts();
+  if (record.further_targets.empty()) {
+    record.further_targets.resize(start_record.task.is_classifier()
+                                      ? 0
+                                      : static_cast<std::size_t>(start_record.task.num_outputs() - 1));
+  }
+  std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    const BasicCheckpoint<Real>& part = *shard.checkpoint;
+    if (part.learner.samples_learned() < start.learner.samples_learned()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          shard.name, " has learned ", part.learner.samples_learned(), " samples, fewer than the ",
+          start.learner.samples_learned(), " of the base ", base->name, " it should have started from"));
+    }
+    samples += part.learner.samples_learned() - start.learner.samples_learned();
+    updates += part.learner.updates() - start.learner.updates();
+    // Each shard's metrics without the base's.
+    RegressionMetrics metrics = part.record.metrics;
+    metrics.Remove(start_record.metrics);
+    record.metrics.Merge(metrics);
+    for (std::size_t target = 0; target < record.further_targets.size(); ++target) {
+      if (target >= part.record.further_targets.size()) break;  // an older file kept the first only
+      RegressionMetrics further = part.record.further_targets[target];
+      if (target < start_record.further_targets.size()) {
+        further.Remove(start_record.further_targets[target]);
+      }
+      record.further_targets[target].Merge(further);
+    }
+    const std::vector<std::int64_t>& counts = part.record.classification.confusion_counts();
+    const std::vector<std::int64_t>& start_counts = start_record.classification.confusion_counts();
+    for (std::size_t cell = 0; cell < confusion.size(); ++cell) {
+      confusion[cell] += counts[cell] - start_counts[cell];
+    }
+  }
+  record.classification =
+      ClassificationMetrics(start_record.classification.num_classes(), std::move(confusion));
+  // The engines, one by one, in information form.
+  std::vector<BasicRls<Real>>& engines = internal::LearnerMerge::Engines(merged.learner);
+  for (std::size_t e = 0; e < engines.size(); ++e) {
+    absl::StatusOr<typename BasicRls<Real>::InformationForm> total = engines[e].ToInformationForm();
+    if (!total.ok()) return absl::FailedPreconditionError(absl::StrCat("merge: the start state: ", total.status().message()));
+    const typename BasicRls<Real>::InformationForm start_form = *total;
+    for (const NamedCheckpoint<Real>& shard : shards) {
+      absl::StatusOr<typename BasicRls<Real>::InformationForm> form =
+          internal::LearnerMerge::Engines(shard.checkpoint->learner)[e].ToInformationForm();
+      if (!form.ok()) {
+        return absl::FailedPreconditionError(absl::StrCat(shard.name, ": ", form.status().message()));
+      }
+      Accumulate(total->information, form->information, 1.0);
+      Accumulate(total->information, start_form.information, -1.0);
+      Accumulate(total->target_sums, form->target_sums, 1.0);
+      Accumulate(total->target_sums, start_form.target_sums, -1.0);
+      Accumulate(total->noise_sums, form->noise_sums, 1.0);
+      Accumulate(total->noise_sums, start_form.noise_sums, -1.0);
+      total->noise_weight += form->noise_weight - start_form.noise_weight;
+    }
+    if (absl::Status set = engines[e].SetInformationForm(*total); !set.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat("merge: ", set.message()));
+    }
+  }
+  internal::LearnerMerge::SetCounts(merged.learner, samples, updates);
+  return merged;
+}
+
+template absl::StatusOr<BasicCheckpoint<float>> MergeCheckpoints(std::span<const NamedCheckpoint<float>>,
+                                                                 const NamedCheckpoint<float>*);
+template absl::StatusOr<BasicCheckpoint<double>> MergeCheckpoints(
+    std::span<const NamedCheckpoint<double>>, const NamedCheckpoint<double>*);
+
+}  // namespace rffstream

@@ -1,0 +1,98 @@
+// End-to-end tests of `rffstream merge`: shards learned by separate `learn`
+// processes from a common base, merged, against one process that learned
+// every line; and the files it refuses.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/app_process.h"
+
+namespace {
+
+using namespace rffstream::testing;
+
+// Predictions of `model` for `input`, one number a line.
+std::vector<double> Predictions(const std::string& model, const std::string& input) {
+  const RunResult predicted = RunApp("predict --quiet --load=" + model, input);
+  REQUIRE(predicted.exit_code == 0);
+  std::vector<double> values;
+  for (const std::string& line : Lines(predicted.out)) values.push_back(std::stod(line));
+  return values;
+}
+
+TEST_CASE("merge: shards learned from one base equal one run over all their lines", "[app][merge]") {
+  TempDir dir;
+  const std::vector<std::string> lines = Lines(SmoothCsv(1300));
+  std::string warm_up, all_after, shards[3];
+  for (std::size_t t = 0; t < lines.size(); ++t) {
+    const std::string line = lines[t] + "\n";
+    if (t < 400) {
+      warm_up += line;
+    } else {
+      all_after += line;
+      shards[t % 3] += line;
+    }
+  }
+  // The base chooses the settings (standardization, bandwidth, ridge) on its
+  // warm-up window; every shard continues from it.
+  const std::string base = dir.File("base.rff");
+  REQUIRE(RunApp("learn --quiet --features=64 --save=" + base, warm_up).exit_code == 0);
+  std::string shard_files;
+  for (int s = 0; s < 3; ++s) {
+    const std::string file = dir.File("shard" + std::to_string(s) + ".rff");
+    REQUIRE(RunApp("learn --quiet --load=" + base + " --save=" + file, shards[s]).exit_code == 0);
+    shard_files += " " + file;
+  }
+  const std::string merged = dir.File("merged.rff"), single = dir.File("single.rff");
+  const RunResult merging = RunApp("merge --base=" + base + " --save=" + merged + shard_files, "");
+  REQUIRE(merging.exit_code == 0);
+  CHECK(merging.err.find("3 models, 1300 samples in all, saved to " + merged) != std::string::npos);
+  REQUIRE(RunApp("learn --quiet --load=" + base + " --save=" + single, all_after).exit_code == 0);
+  std::string queries;
+  for (int t = 0; t < 50; ++t) {
+    queries += std::to_string(std::sin(0.013 * t)) + "," + std::to_string(std::cos(0.029 * t)) + "\n";
+  }
+  const std::vector<double> from_merged = Predictions(merged, queries);
+  const std::vector<double> from_single = Predictions(single, queries);
+  REQUIRE(from_merged.size() == 50);
+  REQUIRE(from_single.size() == 50);
+  for (std::size_t i = 0; i < from_merged.size(); ++i) {
+    CHECK(from_merged[i] == Approx(from_single[i]).epsilon(1e-9).margin(1e-12));
+  }
+  // The merged metrics cover every line once: the base's and the shards'.
+  const RunResult resumed = RunApp("learn --load=" + merged, "");
+  CHECK(resumed.err.find("metrics cover all 1300 samples") != std::string::npos);
+}
+
+TEST_CASE("merge refuses what it cannot merge exactly, by name", "[app][merge][errors]") {
+  TempDir dir;
+  const std::string a = dir.File("a.rff"), b = dir.File("b.rff"), c = dir.File("c.rff");
+  const std::string flags = " --quiet --standardize=0 --gamma=0.5 --ridge=0.01";
+  REQUIRE(RunApp("learn --features=32" + flags + " --save=" + a, SmoothCsv(50)).exit_code == 0);
+  REQUIRE(RunApp("learn --features=64" + flags + " --save=" + b, SmoothCsv(50)).exit_code == 0);
+  REQUIRE(RunApp("learn --features=32 --precision=float32" + flags + " --save=" + c, SmoothCsv(50))
+              .exit_code == 0);
+  const std::string out = " --save=" + dir.File("out.rff");
+  const RunResult different = RunApp("merge" + out + " " + a + " " + b, "");
+  CHECK(different.exit_code == 1);
+  CHECK(different.err.find(b + " and " + a + " are different models: features 64 against 32") !=
+        std::string::npos);
+  const RunResult precisions = RunApp("merge" + out + " " + a + " " + c, "");
+  CHECK(precisions.exit_code == 1);
+  CHECK(precisions.err.find(c + " is a float32 model, " + a + " a float64 one") != std::string::npos);
+  const RunResult missing = RunApp("merge" + out + " " + a + " " + dir.File("none.rff"), "");
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err.find(dir.File("none.rff")) != std::string::npos);
+  const RunResult no_save = RunApp("merge " + a, "");
+  CHECK(no_save.exit_code == 2);
+  CHECK(no_save.err.find("usage: rffstream merge --save=OUT [--base=BASE] IN1 [IN2 ...]") !=
+        std::string::npos);
+  const RunResult forgetting = RunApp("learn --forget=0.99 --features=32" + flags + " --save=" + b,
+                                      SmoothCsv(50));
+  REQUIRE(forgetting.exit_code == 0);
+  CHECK(RunApp("merge" + out + " " + b, "").err.find("no merge is exact") != std::string::npos);
+}
+
+}  // namespace
