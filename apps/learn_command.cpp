@@ -66,12 +66,13 @@ class LearnRun {
     while (pipeline_.parser() == nullptr) {
       std::optional<LineReader::Line> line = reader.Next();
       if (!line.has_value()) break;
-      if (std::optional<int> exit_code = Step(pipeline_.Push(++lines_read_, line->text, line->too_long))) {
+      lines_read_ = line->number;
+      if (std::optional<int> exit_code = Step(pipeline_.Push(lines_read_, line->text, line->too_long))) {
         return *exit_code;
       }
     }
     if (pipeline_.parser() != nullptr) {
-      ParseAhead<Real> parse_ahead(reader, *pipeline_.parser(), lines_read_ + 1);
+      ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
       bool mapping = false;
       while (true) {
         if (!mapping && pipeline_.learner() != nullptr) {

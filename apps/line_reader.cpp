@@ -70,19 +70,41 @@ LineReader::Line LineReader::TakeLineEndingAt(const char* newline, bool discardi
   const std::size_t length = position - begin_;
   const char* text = buffer_.data() + begin_;
   begin_ = position + 1;
-  if (discarding || length > max_line_bytes_) return Line{{}, true};
-  return Line{std::string_view(text, length), false};
+  if (discarding || length > max_line_bytes_) return Line{{}, true, 0};
+  return Line{std::string_view(text, length), false, 0};
+}
+
+bool LineReader::Share::Keeps(std::int64_t number) const {
+  if (number <= shared_lines) return true;
+  if (number <= shared_lines + first_reader_lines) return reader == 0;
+  return (number - shared_lines - first_reader_lines - 1) % readers == reader;
+}
+
+std::optional<LineReader::Line> LineReader::Next() {
+  while (std::optional<Line> line = NextOfAll()) {
+    line->number = ++lines_;
+    if (share_.Keeps(line->number)) return line;
+  }
+  return std::nullopt;
 }
 
 std::optional<LineReader::Line> LineReader::NextBuffered() {
+  while (std::optional<Line> line = NextBufferedOfAll()) {
+    line->number = ++lines_;
+    if (share_.Keeps(line->number)) return line;
+  }
+  return std::nullopt;
+}
+
+std::optional<LineReader::Line> LineReader::NextBufferedOfAll() {
   const char* newline =
       static_cast<const char*>(std::memchr(buffer_.data() + begin_, '\n', end_ - begin_));
   if (newline == nullptr) return std::nullopt;
   return TakeLineEndingAt(newline, /*discarding=*/false);
 }
 
-std::optional<LineReader::Line> LineReader::Next() {
-  if (std::optional<Line> line = NextBuffered()) return line;
+std::optional<LineReader::Line> LineReader::NextOfAll() {
+  if (std::optional<Line> line = NextBufferedOfAll()) return line;
   bool discarding = false;  // inside an over-long line, looking for its end
   while (true) {
     // [begin_, end_) holds no newline here.
@@ -92,11 +114,11 @@ std::optional<LineReader::Line> LineReader::Next() {
     }
     const std::size_t searched = end_ - begin_;
     if (!Fill()) {
-      if (discarding) return Line{{}, true};
+      if (discarding) return Line{{}, true, 0};
       if (end_ == begin_ || !status_.ok()) return std::nullopt;
       const std::string_view last(buffer_.data() + begin_, end_ - begin_);
       begin_ = end_;
-      return Line{last, false};
+      return Line{last, false, 0};
     }
     const char* newline = static_cast<const char*>(
         std::memchr(buffer_.data() + begin_ + searched, '\n', end_ - begin_ - searched));

@@ -22,6 +22,22 @@ class LineReader {
     std::string_view text;
     // The line had more than max_line_bytes bytes; its text is dropped.
     bool too_long = false;
+    // Its number in the input, from 1 (lines of other shares count too).
+    std::int64_t number = 0;
+  };
+
+  // Which lines of a stream one of several readers keeps (data-parallel
+  // learning): the first `shared_lines` (a header) all keep; the next
+  // `first_reader_lines` (a warm-up window) only reader 0; the rest are
+  // dealt round robin, line shared_lines + first_reader_lines + 1 + j to
+  // reader j mod readers.
+  struct Share {
+    std::int64_t shared_lines = 0;
+    std::int64_t first_reader_lines = 0;
+    int readers = 1;
+    int reader = 0;
+
+    bool Keeps(std::int64_t number) const;
   };
 
   LineReader(int fd, std::size_t max_line_bytes);
@@ -42,9 +58,14 @@ class LineReader {
   // with a Cancelled status. Safe to call from any thread.
   void Cancel();
 
+  // From now on, Next() and NextBuffered() return the lines of `share` only.
+  void KeepShare(const Share& share) { share_ = share; }
+
   const absl::Status& status() const { return status_; }
 
  private:
+  std::optional<Line> NextOfAll();
+  std::optional<Line> NextBufferedOfAll();
   // Appends what read() gives to the buffer; false at end of input, on an
   // error or once cancelled.
   bool Fill();
@@ -60,6 +81,8 @@ class LineReader {
   std::size_t begin_ = 0;  // first unread byte
   std::size_t end_ = 0;    // one past the last valid byte
   bool at_end_ = false;
+  std::int64_t lines_ = 0;  // lines taken so far, this reader's or not
+  Share share_;
   absl::Status status_;
 };
 

@@ -5,11 +5,9 @@
 namespace rffstream::app {
 
 template <class Real>
-ParseAhead<Real>::ParseAhead(LineReader& reader, const LineParser& parser,
-                             std::int64_t first_line_number)
+ParseAhead<Real>::ParseAhead(LineReader& reader, const LineParser& parser)
     : reader_(reader),
       parser_(parser),
-      next_line_number_(first_line_number),
       converted_inputs_(static_cast<std::size_t>(parser.num_inputs())) {
   for (Batch& batch : batches_) {
     batch.num_inputs_ = parser.num_inputs();
@@ -61,7 +59,7 @@ bool ParseAhead<Real>::Fill(Batch& batch) {
     ParsedLine& parsed = batch.lines_[static_cast<std::size_t>(i)];
     const std::span<double> x = Batch::Row(inputs, batch.num_inputs_, i);
     ParseLine(parser_, *line, x, Batch::Row(targets, batch.num_targets_, i), parsed);
-    parsed.line_number = next_line_number_++;
+    parsed.line_number = line->number;
     if (mapper != nullptr && parsed.kind == ParsedLine::Kind::kValues) {
       std::copy(x.begin(), x.end(), converted_inputs_.begin());
       mapper->MapRow(converted_inputs_, Batch::Row(feature_rows, batch.row_length_, i));

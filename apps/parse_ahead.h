@@ -63,9 +63,8 @@ class ParseAhead {
   };
 
   // Starts reading `reader` with `parser` (both used only by the reading
-  // thread until this object is destroyed); the first line read is numbered
-  // `first_line_number`.
-  ParseAhead(LineReader& reader, const LineParser& parser, std::int64_t first_line_number);
+  // thread until this object is destroyed); lines keep the reader's numbers.
+  ParseAhead(LineReader& reader, const LineParser& parser);
   ParseAhead(const ParseAhead&) = delete;
   ParseAhead& operator=(const ParseAhead&) = delete;
   // Stops reading (also when the input is a pipe that is still open) and
@@ -100,7 +99,6 @@ class ParseAhead {
 
   LineReader& reader_;
   const LineParser& parser_;
-  std::int64_t next_line_number_;
   std::array<Batch, kBatches> batches_;
   std::atomic<const BasicLearner<Real>*> mapper_ = nullptr;
   std::vector<Real> converted_inputs_;  // the reading thread's x in Real

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 #include <thread>
 
 #include "catch2/catch.hpp"
@@ -44,6 +45,25 @@ TEST_CASE("Lines come without their newline, the last one without one too", "[li
   CHECK(line->text == "last");
   CHECK_FALSE(reader.Next().has_value());
   CHECK(reader.status().ok());
+}
+
+TEST_CASE("Readers of shares keep the header, the first one the window, the rest dealt",
+          "[line_reader]") {
+  std::string input;
+  for (int n = 1; n <= 12; ++n) input += std::to_string(n) + "\n";
+  for (int reader_index = 0; reader_index < 3; ++reader_index) {
+    Pipe pipe(input);
+    LineReader reader(pipe.fds[0], 100);
+    reader.KeepShare({.shared_lines = 1, .first_reader_lines = 3, .readers = 3, .reader = reader_index});
+    std::string kept;
+    while (std::optional<LineReader::Line> line = reader.Next()) {
+      CHECK(line->text == std::to_string(line->number));  // numbered in the whole input
+      kept += std::string(line->text) + " ";
+    }
+    INFO("reader " << reader_index);
+    // Line 1 for all, 2-4 for reader 0, then 5, 6, 7, ... dealt 0, 1, 2, 0, ...
+    CHECK(kept == std::vector<std::string>{"1 2 3 4 5 8 11 ", "1 6 9 12 ", "1 7 10 "}[reader_index]);
+  }
 }
 
 TEST_CASE("A line longer than the limit is reported, skipped, and the next one read",

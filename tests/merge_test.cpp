@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "rffstream/information_delta.h"
+
 namespace rffstream {
 namespace {
 
@@ -174,6 +176,56 @@ TEST_CASE("A classifier's shards merge their confusion counts; hinge engines mer
     CHECK(merged->learner.updates() == first.learner.updates() + second.learner.updates());
     CHECK(merged->learner.config().loss == loss);
   }
+}
+
+TEST_CASE("Learners that sum their information deltas at syncs end at the single model",
+          "[merge][delta]") {
+  // Two data-parallel learners, simulated in one process: each continues
+  // from the merged model at every sync, every 70 of its samples.
+  Model<double> all(ShardConfig()), base(ShardConfig());
+  for (int t = 0; t < 100; ++t) {
+    all.Learn(t);
+    base.Learn(t);
+  }
+  absl::StatusOr<Rls::InformationForm> global = base.checkpoint.learner.rls().ToInformationForm();
+  REQUIRE(global.ok());
+  std::int64_t global_samples = 100;
+  std::vector<Learner> ranks(2, base.checkpoint.learner);
+  const int row_length = ranks[0].row_length();
+  std::vector<InformationDelta> deltas(2, InformationDelta(row_length, 1));
+  std::vector<double> row(row_length);
+  const auto sync = [&] {
+    std::vector<double> total(deltas[0].Sums().size(), 0.0);
+    for (InformationDelta& delta : deltas) {
+      const std::span<double> sums = delta.Sums();
+      for (std::size_t i = 0; i < total.size(); ++i) total[i] += sums[i];
+      delta.Clear();
+    }
+    const std::size_t square = static_cast<std::size_t>(row_length) * row_length;
+    for (std::size_t i = 0; i < square; ++i) global->information[i] += total[i];
+    for (int i = 0; i < row_length; ++i) global->target_sums[i] += total[square + i];
+    global_samples += static_cast<std::int64_t>(total.back());
+    for (Learner& rank : ranks) REQUIRE(rank.SetInformationForm(*global, global_samples).ok());
+  };
+  for (int t = 100; t < 800; ++t) {
+    all.Learn(t);
+    const int r = t % 2;
+    ranks[r].MapRow(Input(t), row);
+    const std::vector<double> target = Targets(t, 1);
+    double prior = 0;
+    REQUIRE(ranks[r].LearnRowOutputs(row, target, std::span<double>(&prior, 1)));
+    deltas[r].Add<double>(row, target);
+    if (deltas[r].count() == 70) sync();
+  }
+  sync();
+  CHECK(ranks[0].samples_learned() == 800);
+  CHECK(LargestRelativeDifference(ranks[0], all.checkpoint.learner) < 1e-9);
+  CHECK(LargestRelativeDifference(ranks[1], all.checkpoint.learner) < 1e-9);
+  // Only the squared loss takes an information form.
+  LearnerConfig hinge = ShardConfig();
+  hinge.loss = Loss::kHinge;
+  CHECK(Learner::Create(hinge)->SetInformationForm(*global, 1).code() ==
+        absl::StatusCode::kFailedPrecondition);
 }
 
 TEST_CASE("Models that cannot be merged exactly are refused by name", "[merge][errors]") {

@@ -219,6 +219,20 @@ typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictR
   return {rls.Predict(row), rls.NoiseVarianceEstimate() * (1 + rls.CovarianceQuadraticForm(row))};
 }
 
+template <class Real>
+absl::Status BasicLearner<Real>::SetInformationForm(
+    const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned) {
+  if (config_.loss != Loss::kSquared) {
+    return absl::FailedPreconditionError(
+        "learner: only a squared-loss model takes an information form (the hinge loss keeps one "
+        "per class)");
+  }
+  if (absl::Status set = rls_.front().SetInformationForm(form); !set.ok()) return set;
+  samples_learned_ = samples_learned;
+  updates_ = samples_learned;
+  return absl::OkStatus();
+}
+
 template class BasicLearner<float>;
 template class BasicLearner<double>;
 

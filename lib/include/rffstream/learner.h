@@ -123,6 +123,15 @@ class BasicLearner {
   // the hinge loss one per output inside its margin (margin violations).
   std::int64_t updates() const { return updates_; }
 
+  // Replaces the model's RLS state by an information form (A, b and the
+  // noise sums: BasicRls::InformationForm), such as the sum of several
+  // learners' deltas in data-parallel learning (information_delta.h), and
+  // its sample count by `samples_learned`. O(D³). The squared loss only
+  // (FailedPrecondition otherwise); errors as BasicRls::SetInformationForm,
+  // the model unchanged.
+  [[nodiscard]] absl::Status SetInformationForm(
+      const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned);
+
   // Ridge weights of one output over the features, then the intercept (when enabled).
   std::span<const Real> weights(int output = 0) const {
     return rls(output).weights(OutputInEngine(output));

@@ -104,6 +104,10 @@ class BasicRls {
                              : std::numeric_limits<Real>::quiet_NaN();
   }
 
+  // The sums behind NoiseVarianceEstimate(): per output, and their weight.
+  std::span<const Real> noise_sums() const { return noise_sums_; }
+  Real noise_weight() const { return noise_weight_; }
+
   // The weights of one output.
   std::span<const Real> weights(int output = 0) const {
     return std::span<const Real>(weights_).subspan(static_cast<std::size_t>(output) * dimension_,
