@@ -5,7 +5,12 @@
 #ifndef RFFSTREAM_APPS_LEARN_COMMAND_H_
 #define RFFSTREAM_APPS_LEARN_COMMAND_H_
 
+#include <optional>
+
+#include "learn_run.h"
+#include "line_reader.h"
 #include "options.h"
+#include "rffstream/checkpoint.h"
 
 namespace rffstream::app {
 
@@ -15,6 +20,14 @@ int RunLearnCommand(const StreamOptions& options);
 // `rffstream predict --load=FILE`: the same input handling, but the model
 // only predicts; labelled lines are scored, never learned from.
 int RunPredictCommand(const StreamOptions& options);
+
+// One process's part of a data-parallel `learn` (apps/distributed_learn.h):
+// `options` name this process's input and predictions; it keeps `share` of
+// the input's lines, starts from `start` when given (else as --load says),
+// and learns in step with `coordinator`. Returns the exit code.
+template <class Real>
+int RunLearnPart(const StreamOptions& options, const LineReader::Share& share,
+                 std::optional<BasicCheckpoint<Real>> start, RunCoordinator<Real>& coordinator);
 
 }  // namespace rffstream::app
 

@@ -21,6 +21,13 @@
 
 namespace rffstream::app {
 
+// What a run went through: lines read, answered without a label, rejected.
+struct RunTotals {
+  std::int64_t lines_read = 0;
+  std::int64_t predicted_only = 0;
+  std::int64_t rejected = 0;
+};
+
 template <class Real>
 class LearnOutput : public OutcomeSink {
  public:
@@ -69,13 +76,19 @@ class LearnOutput : public OutcomeSink {
     return true;
   }
 
-  void PrintSummary(std::int64_t lines_read, const char* scored_verb) {
+  // This run's own counts (a data-parallel run reports every process's).
+  RunTotals Totals(std::int64_t lines_read) const {
+    return {lines_read, model_->predicted_only(), rejected_};
+  }
+
+  void PrintSummary(const RunTotals& totals, const char* scored_verb) {
     const ModelStage<Real>& model = *model_;
     if (model.task().is_classifier()) {
-      progress_.Finish(model.classification(), lines_read, model.predicted_only(), rejected_,
-                       scored_verb);
+      progress_.Finish(model.classification(), totals.lines_read, totals.predicted_only,
+                       totals.rejected, scored_verb);
     } else {
-      progress_.Finish(model.metrics(), lines_read, model.predicted_only(), rejected_, scored_verb);
+      progress_.Finish(model.metrics(), totals.lines_read, totals.predicted_only, totals.rejected,
+                       scored_verb);
     }
     if (const BasicLearner<Real>* learner = model.learner();
         learner != nullptr && learner->config().loss == Loss::kHinge &&
@@ -94,9 +107,9 @@ class LearnOutput : public OutcomeSink {
       }
       std::fprintf(log_, " (the table shows the first)\n");
     }
-    if (rejected_ > options_.max_error_messages) {
+    if (totals.rejected > options_.max_error_messages) {
       std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
-                   rejected_ - options_.max_error_messages);
+                   totals.rejected - options_.max_error_messages);
     }
   }
 

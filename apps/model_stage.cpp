@@ -40,14 +40,28 @@ template <class Real>
 absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   if (absl::Status status = SetTask(checkpoint.record.task); !status.ok()) return status;
   Start(std::move(checkpoint.learner));
-  if (settings_.learns) {
-    metrics_ = checkpoint.record.metrics;
-    target_metrics_[0] = metrics_;
-    const std::vector<RegressionMetrics>& further = checkpoint.record.further_targets;
-    std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
-    if (task_.is_classifier()) classification_ = std::move(checkpoint.record.classification);
-  }
+  if (settings_.learns) SetMetrics(checkpoint.record);
   return absl::OkStatus();
+}
+
+template <class Real>
+void ModelStage<Real>::SetMetrics(const CheckpointRecord& record) {
+  metrics_ = record.metrics;
+  target_metrics_[0] = metrics_;
+  const std::vector<RegressionMetrics>& further = record.further_targets;
+  std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
+  if (task_.is_classifier()) classification_ = record.classification;
+}
+
+template <class Real>
+BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
+  const bool several_targets = !task_.is_classifier() && target_metrics_.size() > 1;
+  return BasicCheckpoint<Real>{
+      *learner_, CheckpointRecord{task_, metrics_, classification_,
+                                  several_targets
+                                      ? std::vector<RegressionMetrics>(target_metrics_.begin() + 1,
+                                                                       target_metrics_.end())
+                                      : std::vector<RegressionMetrics>()}};
 }
 
 template <class Real>
@@ -80,6 +94,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
+    if (delta_ != nullptr) delta_->Add<Real>(row, model_targets_);
     return Answer(line_number, priors_, variance, targets, sink);
   }
   if (!labelled) ++predicted_only_;
@@ -94,6 +109,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   if (block_line_numbers_.empty()) return true;
   const std::size_t outputs = model_targets_.size();
   const auto labels = static_cast<std::size_t>(task_.num_targets());
+  const auto row_length = static_cast<std::size_t>(learner_->row_length());
   block_priors_.resize(block_targets_.size());
   learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
   // Every line of the block was learned or refused: all get their outcome,
@@ -102,6 +118,10 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
     const std::span<const Real> priors =
         std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
+    if (delta_ != nullptr && AllFinite<Real>(priors)) {
+      delta_->Add<Real>(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
+                        std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
+    }
     const bool taken =
         AllFinite<Real>(priors)
             ? Answer(block_line_numbers_[s], priors, Real{0},
@@ -155,13 +175,8 @@ bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) {
 
 template <class Real>
 absl::Status ModelStage<Real>::Save(const std::string& path) const {
-  const bool several_targets = !task_.is_classifier() && target_metrics_.size() > 1;
-  return SaveCheckpoint(
-      path, *learner_,
-      CheckpointRecord{task_, metrics_, classification_,
-                       several_targets ? std::vector<RegressionMetrics>(target_metrics_.begin() + 1,
-                                                                        target_metrics_.end())
-                                       : std::vector<RegressionMetrics>()});
+  const BasicCheckpoint<Real> checkpoint = Snapshot();
+  return SaveCheckpoint(path, checkpoint.learner, checkpoint.record);
 }
 
 template class ModelStage<float>;

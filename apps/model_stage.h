@@ -18,6 +18,7 @@
 #include "line_outcome.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/classification_metrics.h"
+#include "rffstream/information_delta.h"
 #include "rffstream/learner.h"
 #include "rffstream/regression_metrics.h"
 #include "rffstream/task.h"
@@ -44,6 +45,15 @@ class ModelStage {
   [[nodiscard]] absl::Status Resume(BasicCheckpoint<Real> checkpoint);
 
   const BasicLearner<Real>* learner() const { return learner_ ? &*learner_ : nullptr; }
+
+  // Data-parallel learning (apps/distributed_learn.h): every sample learned
+  // from now on also goes to `delta` (nullptr: none); the learner, to
+  // continue from the merged state; the model and metrics as a checkpoint;
+  // and the metrics replaced by those of every process.
+  void TrackInformation(InformationDelta* delta) { delta_ = delta; }
+  BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
+  BasicCheckpoint<Real> Snapshot() const;
+  void SetMetrics(const CheckpointRecord& record);
 
   // One data line: `mapped_row` is its feature row, or empty to map it here.
   // Its outcome goes to `sink` now, or when its block is learned. Returns
@@ -81,6 +91,7 @@ class ModelStage {
   std::vector<RegressionMetrics> target_metrics_;
   ClassificationMetrics classification_{0};
   std::int64_t predicted_only_ = 0;
+  InformationDelta* delta_ = nullptr;
   // Per-line buffers, sized once.
   std::vector<Real> converted_inputs_;
   std::vector<Real> feature_row_;

@@ -100,6 +100,7 @@ class StreamPipeline {
   // Set once the model exists.
   const BasicLearner<Real>* learner() const { return model_.learner(); }
   const ModelStage<Real>& model() const { return model_; }
+  ModelStage<Real>& mutable_model() { return model_; }
   const Task& task() const { return model_.task(); }
   int window_lines() const { return window_lines_; }
   int window_data_lines() const { return window_data_lines_; }

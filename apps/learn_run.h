@@ -1,0 +1,204 @@
+// File: apps/learn_run.h
+//
+// One run of `learn` or `predict` over one input stream: reads lines (parsed
+// ahead on a thread of their own once the input stage knows how), drives the
+// stream pipeline, writes the answers and the summary, saves checkpoints when
+// due; with a coordinator, in step with other processes.
+#ifndef RFFSTREAM_APPS_LEARN_RUN_H_
+#define RFFSTREAM_APPS_LEARN_RUN_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "checkpoint_schedule.h"
+#include "exit_codes.h"
+#include "learn_output.h"
+#include "line_reader.h"
+#include "options.h"
+#include "parse_ahead.h"
+#include "prediction_writer.h"
+#include "stream_pipeline.h"
+
+namespace rffstream::app {
+
+// Processes that learn one stream together (apps/distributed_learn.h).
+template <class Real>
+class RunCoordinator {
+ public:
+  virtual ~RunCoordinator() = default;
+  // After each line: may share or merge the model with the others.
+  [[nodiscard]] virtual absl::Status AfterLine(StreamPipeline<Real>& pipeline) = 0;
+  // At the end of this process's input, before the summary and the save:
+  // the last merge. May replace `totals` by every process's; returns whether
+  // this process reports and saves.
+  [[nodiscard]] virtual absl::StatusOr<bool> Finish(StreamPipeline<Real>& pipeline,
+                                                    RunTotals& totals) = 0;
+};
+
+// Whether a run learns from its labelled lines, or only predicts (and scores).
+enum class RunMode { kLearn, kPredict };
+
+// One run over one input stream: reads lines (parsed ahead on a thread of
+// their own once the input stage knows how), drives the pipeline, saves
+// checkpoints when due.
+template <class Real>
+class LearnRun {
+ public:
+  // `coordinator`: the processes this run learns with (nullptr: none).
+  LearnRun(const StreamOptions& options, RunMode mode, PredictionWriter& writer,
+           std::string input_name, RunCoordinator<Real>* coordinator = nullptr)
+      : mode_(mode),
+        coordinator_(coordinator),
+        writer_(writer),
+        input_name_(std::move(input_name)),
+        output_(writer, stderr, options.output, input_name_),
+        pipeline_(Settings(options, mode, input_name_), output_),
+        schedule_(mode == RunMode::kLearn ? options.checkpoint.save : "",
+                  options.checkpoint.save_every, absl::Seconds(options.checkpoint.save_interval)),
+        quiet_(options.output.quiet) {
+    output_.Watch(pipeline_.model());
+  }
+
+  // Starts from a loaded model; learning continues its metrics.
+  int Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
+    if (absl::Status status = pipeline_.Resume(std::move(checkpoint), std::move(source));
+        !status.ok()) {
+      return Stop(status);
+    }
+    if (mode_ == RunMode::kLearn) output_.ContinueProgress();
+    schedule_.MarkSaved(pipeline_.model().samples_learned());
+    return kExitSuccess;
+  }
+
+  // Returns the exit code.
+  int Run(LineReader& reader) {
+    // The lines that decide the parser are read here; the rest are read and
+    // parsed ahead on a thread of their own while this one learns.
+    while (pipeline_.parser() == nullptr) {
+      std::optional<LineReader::Line> line = reader.Next();
+      if (!line.has_value()) break;
+      lines_read_ = line->number;
+      if (std::optional<int> exit_code = Step(pipeline_.Push(lines_read_, line->text, line->too_long))) {
+        return *exit_code;
+      }
+    }
+    if (pipeline_.parser() != nullptr) {
+      ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
+      bool mapping = false;
+      while (true) {
+        if (!mapping && pipeline_.learner() != nullptr) {
+          parse_ahead.MapWith(*pipeline_.learner());
+          mapping = true;
+        }
+        // About to wait for input: whoever reads the predictions of a live
+        // stream gets every one made so far.
+        if (!parse_ahead.Ready()) writer_.Flush();
+        const typename ParseAhead<Real>::Batch* batch = parse_ahead.Next();
+        if (batch == nullptr) break;
+        // Whoever read the output has gone (`| head`): stop like a Unix filter.
+        if (writer_.reader_gone()) break;
+        for (int i = 0; i < batch->size(); ++i) {
+          lines_read_ = batch->line(i).line_number;
+          if (std::optional<int> exit_code = Step(pipeline_.PushParsed(
+                  batch->line(i), batch->inputs(i), batch->feature_row(i), batch->targets(i)))) {
+            return *exit_code;
+          }
+        }
+      }
+    }
+    // (A reader stopped because the output's reader went away is no error.)
+    if (!reader.status().ok() && !writer_.reader_gone()) {
+      std::fprintf(stderr, "rffstream: %s: %s\n", input_name_.c_str(),
+                   std::string(reader.status().message()).c_str());
+      return kExitIoError;
+    }
+    if (absl::Status finished = pipeline_.Finish(); !finished.ok()) return Stop(finished);
+    RunTotals totals = output_.Totals(lines_read_);
+    bool reports = true;
+    if (coordinator_ != nullptr) {
+      absl::StatusOr<bool> reporting = coordinator_->Finish(pipeline_, totals);
+      if (!reporting.ok()) return Stop(reporting.status());
+      reports = *reporting;
+    }
+    if (absl::Status status = writer_.Close(); !status.ok() && !writer_.reader_gone()) {
+      std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
+      return kExitIoError;
+    }
+    if (!reports) return kExitSuccess;
+    if (!quiet_) output_.PrintSummary(totals, mode_ == RunMode::kLearn ? "learned" : "scored");
+    if (schedule_.enabled() && pipeline_.learner() != nullptr && !Save()) return kExitIoError;
+    return kExitSuccess;
+  }
+
+ private:
+  static PipelineSettings Settings(const StreamOptions& options, RunMode mode,
+                                   const std::string& input_name) {
+    PipelineSettings settings;
+    settings.input = options.input_format;
+    settings.model = options.model;
+    settings.learns = mode == RunMode::kLearn;
+    settings.block_size = mode == RunMode::kLearn ? options.output.block : 1;
+    settings.with_variance = options.output.variance;
+    settings.input_name = input_name;
+    settings.quiet = options.output.quiet;
+    settings.tune_report = options.output.tune_report;
+    return settings;
+  }
+
+  // After a line: nullopt to go on (saving when due), or the exit code.
+  std::optional<int> Step(const absl::Status& status) {
+    if (!status.ok()) return Stop(status, lines_read_);
+    if (coordinator_ != nullptr) {
+      if (absl::Status synced = coordinator_->AfterLine(pipeline_); !synced.ok()) return Stop(synced);
+    }
+    if (schedule_.Due(pipeline_.model().samples_learned())) Save();
+    return std::nullopt;
+  }
+
+  // The exit code of an error that stops the run, with its message (the
+  // sink has printed a --strict stop's); `line` is where it was found, if
+  // anywhere.
+  int Stop(const absl::Status& status, std::int64_t line = 0) const {
+    if (status.code() == absl::StatusCode::kCancelled) return kExitBadInput;
+    const std::string message(status.message());
+    if (status.code() == absl::StatusCode::kInvalidArgument ||
+        status.code() == absl::StatusCode::kResourceExhausted) {
+      std::fprintf(stderr, "rffstream: %s\n", message.c_str());
+      return kExitUsageError;
+    }
+    const std::string where = line > 0 ? absl::StrCat(": line ", line) : "";
+    std::fprintf(stderr, "rffstream: %s%s: %s\n", input_name_.c_str(), where.c_str(), message.c_str());
+    return kExitBadInput;
+  }
+
+  // Saves the checkpoint now; a failure is reported and the run goes on.
+  bool Save() {
+    if (absl::Status status = pipeline_.Save(schedule_.path()); !status.ok()) {
+      std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
+      return false;
+    }
+    schedule_.MarkSaved(pipeline_.model().samples_learned());
+    return true;
+  }
+
+  const RunMode mode_;
+  RunCoordinator<Real>* const coordinator_;
+  PredictionWriter& writer_;
+  const std::string input_name_;
+  LearnOutput<Real> output_;
+  StreamPipeline<Real> pipeline_;
+  CheckpointSchedule schedule_;
+  const bool quiet_;
+  std::int64_t lines_read_ = 0;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_LEARN_RUN_H_
