@@ -33,6 +33,8 @@ template <class Real>
 class RunCoordinator {
  public:
   virtual ~RunCoordinator() = default;
+  // Before the first line (after a model given to start from is in place).
+  [[nodiscard]] virtual absl::Status Begin(StreamPipeline<Real>& pipeline) = 0;
   // After each line: may share or merge the model with the others.
   [[nodiscard]] virtual absl::Status AfterLine(StreamPipeline<Real>& pipeline) = 0;
   // At the end of this process's input, before the summary and the save:
@@ -79,6 +81,9 @@ class LearnRun {
 
   // Returns the exit code.
   int Run(LineReader& reader) {
+    if (coordinator_ != nullptr) {
+      if (absl::Status begun = coordinator_->Begin(pipeline_); !begun.ok()) return Stop(begun);
+    }
     // The lines that decide the parser are read here; the rest are read and
     // parsed ahead on a thread of their own while this one learns.
     while (pipeline_.parser() == nullptr) {

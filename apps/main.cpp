@@ -19,6 +19,10 @@
 #include "flags.h"
 #include "learn_command.h"
 #include "merge_command.h"
+#include "mpi_world.h"
+#ifdef RFFSTREAM_HAVE_MPI
+#include "distributed_learn.h"
+#endif
 #include "serve_command.h"
 #include "rffstream/simd.h"
 
@@ -105,6 +109,21 @@ int main(int argc, char** argv) {
   const std::string_view command = positional[1];
   // The flags are read once, here; the commands take their values.
   const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
+  if (command == "learn" && rffstream::app::StartedByMpiLauncher()) {
+#ifdef RFFSTREAM_HAVE_MPI
+    const rffstream::app::MpiWorld world;
+    return rffstream::app::RunDistributedLearn(options, world);
+#else
+    const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+    if (ranks != nullptr && std::string_view(ranks) != "1") {
+      std::fprintf(stderr,
+                   "rffstream learn: this build has no MPI, so under mpirun each of the %s "
+                   "processes would learn the whole input alone: build with MPI (libopenmpi-dev)\n",
+                   ranks);
+      return rffstream::app::kExitUsageError;
+    }
+#endif
+  }
   if (command == "learn") return rffstream::app::RunLearnCommand(options);
   if (command == "predict") return rffstream::app::RunPredictCommand(options);
   if (command == "export") {

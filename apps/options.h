@@ -118,6 +118,11 @@ struct GenerateOptions {
   int embedding = 7;
 };
 
+// `mpirun -np N rffstream learn`: how often the ranks merge what they learned.
+struct ParallelOptions {
+  std::int64_t sync_every = 0;  // samples per rank between merges; 0 = at the end only
+};
+
 // Everything `learn`, `predict` and `serve` are told.
 struct StreamOptions {
   std::string input = "-";
@@ -126,6 +131,7 @@ struct StreamOptions {
   OutputOptions output;
   CheckpointOptions checkpoint;
   ServerOptions server;
+  ParallelOptions parallel;
 };
 
 }  // namespace rffstream::app

@@ -30,6 +30,9 @@ ABSL_FLAG(std::string, load, "",
 ABSL_FLAG(std::string, save, "", "save a checkpoint to FILE at the end (atomically)");
 ABSL_FLAG(int64_t, save_every, 0, "also save every N learned samples; 0 = off");
 ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off");
+ABSL_FLAG(int64_t, sync_every, 0,
+          "under mpirun: the ranks merge what they learned every N samples per rank and "
+          "continue from the merged model; 0 = only at the end");
 
 namespace rffstream::app {
 
@@ -54,6 +57,7 @@ StreamOptions StreamOptionsFromFlags() {
   checkpoint.save_every = absl::GetFlag(FLAGS_save_every);
   checkpoint.save_interval = absl::GetFlag(FLAGS_save_interval);
   options.server = ServerOptionsFromFlags();
+  options.parallel.sync_every = absl::GetFlag(FLAGS_sync_every);
   return options;
 }
 

@@ -127,7 +127,7 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   const Task& task = reference.checkpoint->record.task;
   const BasicCheckpoint<Real> empty{
       *std::move(untrained),
-      CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes)}};
+      CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}}};
   const BasicCheckpoint<Real>& start = base != nullptr ? *base->checkpoint : empty;
   BasicCheckpoint<Real> merged = start;
   const CheckpointRecord& start_record = start.record;

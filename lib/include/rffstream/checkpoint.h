@@ -60,7 +60,7 @@ struct CheckpointRecord {
   ClassificationMetrics classification{0};  // for a classifier task
   // Of outputs 1, 2, ... of a regression with several targets: none, or one
   // per output after the first.
-  std::vector<RegressionMetrics> further_targets;
+  std::vector<RegressionMetrics> further_targets = {};
 };
 
 template <class Real>

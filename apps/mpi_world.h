@@ -1,0 +1,53 @@
+// File: apps/mpi_world.h
+//
+// The few MPI calls data-parallel learning makes, behind a small interface
+// (the only file that includes mpi.h): start and finish, this process's rank
+// among how many, broadcast bytes from rank 0, sum numbers over every rank,
+// gather one row from each, and stop every rank at once.
+#ifndef RFFSTREAM_APPS_MPI_WORLD_H_
+#define RFFSTREAM_APPS_MPI_WORLD_H_
+
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rffstream::app {
+
+// Whether this process was started by mpirun (Open MPI's), or by another
+// launcher of the PMI/PMIx kind (Slurm, other MPIs). Needs no MPI library.
+inline bool StartedByMpiLauncher() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"}) {
+    if (std::getenv(variable) != nullptr) return true;
+  }
+  return false;
+}
+
+class MpiWorld {
+ public:
+  // MPI_Init_thread: one thread calls MPI (the learning one).
+  MpiWorld();
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+  ~MpiWorld();  // MPI_Finalize
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // Rank 0's `bytes` become every rank's.
+  void Broadcast(std::string& bytes) const;
+  // Every rank's `values` become their elementwise sum.
+  void Sum(std::span<double> values) const;
+  // Every rank's row (all of one length), rank by rank.
+  std::vector<double> Gather(std::span<const double> row) const;
+  // Ends every rank of the job with `exit_code` (after this one printed why).
+  [[noreturn]] void Abort(int exit_code) const;
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_MPI_WORLD_H_

@@ -1,0 +1,148 @@
+// `mpirun -np N rffstream learn`, really started (Open MPI on loopback, every
+// run under a timeout): the merged model against one process that learned
+// the same lines, shares dealt from one file or a file per rank, uneven and
+// empty shares, merges during the run, and ranks that fail.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/app_process.h"
+
+namespace {
+
+using namespace rffstream::testing;
+
+// Runs a shell command line, standard output and error to files.
+RunResult RunShell(const std::string& command_line) {
+  TempDir dir;
+  const auto out = dir.path() / "out", err = dir.path() / "err";
+  const int status = std::system((command_line + " < /dev/null > " + out.string() + " 2> " +
+                                  err.string()).c_str());
+  RunResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = ReadText(out);
+  result.err = ReadText(err);
+  return result;
+}
+
+// mpirun as root needs its consent; every job is bounded in time.
+const std::string kMpirun =
+    "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 mpirun --oversubscribe";
+const std::string kApp = RFFSTREAM_APP_PATH;
+
+RunResult RunMpi(int ranks, const std::string& arguments) {
+  return RunShell(kMpirun + " -np " + std::to_string(ranks) + " " + kApp + " " + arguments);
+}
+
+std::vector<double> Predictions(const std::string& model, const std::string& queries) {
+  const RunResult predicted = RunApp("predict --quiet --load=" + model, queries);
+  REQUIRE(predicted.exit_code == 0);
+  std::vector<double> values;
+  for (const std::string& line : Lines(predicted.out)) values.push_back(std::stod(line));
+  return values;
+}
+
+// New inputs (with a header and a label column when the model has a header).
+std::string Queries(bool header) {
+  std::string queries = header ? "a,b,y\n" : "";
+  for (int t = 0; t < 40; ++t) {
+    queries += std::to_string(std::sin(0.011 * t)) + "," + std::to_string(std::cos(0.023 * t)) +
+               (header ? ",0\n" : "\n");
+  }
+  return queries;
+}
+
+void CheckSameModel(const std::string& a, const std::string& b, bool header = false) {
+  const std::vector<double> from_a = Predictions(a, Queries(header)),
+                            from_b = Predictions(b, Queries(header));
+  REQUIRE(from_a.size() == 40);
+  REQUIRE(from_b.size() == 40);
+  for (std::size_t i = 0; i < from_a.size(); ++i) {
+    CHECK(from_a[i] == Approx(from_b[i]).epsilon(1e-9).margin(1e-12));
+  }
+}
+
+TEST_CASE("mpirun: N ranks end at the model one process learns from the same lines",
+          "[app][mpi]") {
+  TempDir dir;
+  const std::string input = dir.File("stream.csv");
+  std::ofstream(input) << "a,b,y\n" << SmoothCsv(1001);  // 1001: no N divides the rest evenly
+  const std::string single = dir.File("single.rff");
+  REQUIRE(RunApp("learn --quiet --header --features=64 --input=" + input + " --save=" + single, "")
+              .exit_code == 0);
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    INFO(ranks << " ranks");
+    const std::string merged = dir.File("merged" + std::to_string(ranks) + ".rff");
+    const RunResult run = RunMpi(ranks, "learn --header --features=64 --input=" + input +
+                                            " --save=" + merged + " --predictions=" +
+                                            dir.File("pred-%r.txt"));
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.err.find("finished: 1002 lines read, 1001 learned") != std::string::npos);
+    CHECK(run.err.find("mpirun: " + std::to_string(ranks) + " ranks, 1 merges") != std::string::npos);
+    CheckSameModel(merged, single, /*header=*/true);
+    // Every line is predicted once, by the rank it was dealt to.
+    std::size_t predicted = 0;
+    for (int rank = 0; rank < ranks; ++rank) {
+      predicted += Lines(ReadText(dir.File("pred-" + std::to_string(rank) + ".txt"))).size();
+    }
+    CHECK(predicted == 1001);
+  }
+}
+
+TEST_CASE("mpirun: merges during the run, a file per rank, an empty share", "[app][mpi]") {
+  TempDir dir;
+  const std::vector<std::string> lines = Lines(SmoothCsv(900));
+  // Rank 0's file starts with the warm-up window; rank 2's is empty.
+  std::string all, files[3];
+  for (std::size_t t = 0; t < lines.size(); ++t) {
+    all += lines[t] + "\n";
+    files[t < 256 || t % 2 == 0 ? 0 : 1] += lines[t] + "\n";
+  }
+  for (int rank = 0; rank < 3; ++rank) {
+    std::ofstream(dir.File("part-" + std::to_string(rank) + ".csv")) << files[rank];
+  }
+  const std::string single = dir.File("single.rff"), merged = dir.File("merged.rff");
+  REQUIRE(RunApp("learn --quiet --features=64 --save=" + single, all).exit_code == 0);
+  const RunResult run = RunMpi(3, "learn --features=64 --sync_every=100 --input=" +
+                                      dir.File("part-%r.csv") + " --save=" + merged);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("finished: 900 lines read, 900 learned") != std::string::npos);
+  CheckSameModel(merged, single);
+  // Dealt from one file with merges every 50 samples a rank: the same model.
+  const std::string input = dir.File("all.csv"), dealt = dir.File("dealt.rff");
+  std::ofstream(input) << all;
+  REQUIRE(RunMpi(2, "learn --features=64 --sync_every=50 --input=" + input + " --save=" + dealt)
+              .exit_code == 0);
+  CheckSameModel(dealt, single);
+}
+
+TEST_CASE("mpirun: a rank that fails stops every rank, with its reason", "[app][mpi][errors]") {
+  TempDir dir;
+  const std::string input = dir.File("stream.csv");
+  std::ofstream(input) << SmoothCsv(400);
+  std::ofstream(dir.File("part-0.csv")) << SmoothCsv(400);
+  const RunResult missing = RunMpi(2, "learn --quiet --input=" + dir.File("part-%r.csv"));
+  CHECK(missing.exit_code != 0);
+  CHECK(missing.err.find("cannot open input file " + dir.File("part-1.csv")) != std::string::npos);
+  // A rank started with other model flags (mpirun's MPMD form) is named.
+  const RunResult mismatch =
+      RunShell(kMpirun + " -np 1 " + kApp + " learn --quiet --features=64 --input=" + input +
+               " : -np 1 " + kApp + " learn --quiet --features=128 --input=" + input);
+  CHECK(mismatch.exit_code != 0);
+  CHECK(mismatch.err.find("--features=128 (the model has 64)") != std::string::npos);
+  const RunResult forgetting = RunMpi(2, "learn --forget=0.99 --input=" + input);
+  CHECK(forgetting.exit_code == 2);
+  CHECK(forgetting.err.find("merge their models exactly only without forgetting") !=
+        std::string::npos);
+  const RunResult shared_predictions =
+      RunMpi(2, "learn --input=" + input + " --predictions=" + dir.File("p.txt"));
+  CHECK(shared_predictions.exit_code == 2);
+  CHECK(shared_predictions.err.find("put %r (the rank) in --predictions") != std::string::npos);
+}
+
+}  // namespace
