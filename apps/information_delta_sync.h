@@ -41,7 +41,7 @@ class InformationDeltaSync {
 
   // Whether the base could be put in information form.
   const absl::Status& status() const { return status_; }
-  const InformationDelta& delta() const { return delta_; }
+  const BasicInformationDelta<Real>& delta() const { return delta_; }
 
   // Sums every rank's delta into the total and continues from it; every
   // rank calls it the same number of times. `active`: this rank still has
@@ -80,7 +80,7 @@ class InformationDeltaSync {
 
  private:
   absl::Status status_;
-  InformationDelta delta_;
+  BasicInformationDelta<Real> delta_;
   typename BasicRls<Real>::InformationForm total_;
   std::int64_t samples_ = 0;
   std::vector<double> message_;

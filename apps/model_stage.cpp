@@ -94,7 +94,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
-    if (delta_ != nullptr) delta_->Add<Real>(row, model_targets_);
+    if (delta_ != nullptr) delta_->Add(row, model_targets_);
     return Answer(line_number, priors_, variance, targets, sink);
   }
   if (!labelled) ++predicted_only_;
@@ -119,7 +119,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     const std::span<const Real> priors =
         std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
     if (delta_ != nullptr && AllFinite<Real>(priors)) {
-      delta_->Add<Real>(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
+      delta_->Add(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
                         std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
     }
     const bool taken =

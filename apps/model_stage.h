@@ -50,7 +50,7 @@ class ModelStage {
   // from now on also goes to `delta` (nullptr: none); the learner, to
   // continue from the merged state; the model and metrics as a checkpoint;
   // and the metrics replaced by those of every process.
-  void TrackInformation(InformationDelta* delta) { delta_ = delta; }
+  void TrackInformation(BasicInformationDelta<Real>* delta) { delta_ = delta; }
   BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
   BasicCheckpoint<Real> Snapshot() const;
   void SetMetrics(const CheckpointRecord& record);
@@ -91,7 +91,7 @@ class ModelStage {
   std::vector<RegressionMetrics> target_metrics_;
   ClassificationMetrics classification_{0};
   std::int64_t predicted_only_ = 0;
-  InformationDelta* delta_ = nullptr;
+  BasicInformationDelta<Real>* delta_ = nullptr;
   // Per-line buffers, sized once.
   std::vector<Real> converted_inputs_;
   std::vector<Real> feature_row_;

@@ -214,7 +214,7 @@ TEST_CASE("Learners that sum their information deltas at syncs end at the single
     const std::vector<double> target = Targets(t, 1);
     double prior = 0;
     REQUIRE(ranks[r].LearnRowOutputs(row, target, std::span<double>(&prior, 1)));
-    deltas[r].Add<double>(row, target);
+    deltas[r].Add(row, target);
     if (deltas[r].count() == 70) sync();
   }
   sync();

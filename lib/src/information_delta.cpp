@@ -2,24 +2,23 @@
 
 #include <algorithm>
 
-#include "Eigen/Dense"
+#include "internal/simd_kernels.h"
 
 namespace rffstream {
-namespace {
-
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-}  // namespace
-
-InformationDelta::InformationDelta(int dimension, int outputs)
-    : dimension_(dimension),
-      outputs_(outputs),
-      sums_(static_cast<std::size_t>(dimension) * dimension + static_cast<std::size_t>(outputs) * dimension + 1, 0.0),
-      rows_(static_cast<std::size_t>(kBlockRows) * dimension),
-      targets_(static_cast<std::size_t>(kBlockRows) * outputs) {}
 
 template <class Real>
-void InformationDelta::Add(std::span<const Real> row, std::span<const Real> targets) {
+BasicInformationDelta<Real>::BasicInformationDelta(int dimension, int outputs)
+    : dimension_(dimension),
+      outputs_(outputs),
+      sums_(static_cast<std::size_t>(dimension) * dimension +
+                static_cast<std::size_t>(outputs) * dimension + 1,
+            0.0),
+      rows_(static_cast<std::size_t>(kBlockRows) * dimension),
+      targets_(static_cast<std::size_t>(kBlockRows) * outputs),
+      gram_(static_cast<std::size_t>(dimension) * dimension) {}
+
+template <class Real>
+void BasicInformationDelta<Real>::Add(std::span<const Real> row, std::span<const Real> targets) {
   std::copy(row.begin(), row.end(), rows_.begin() + static_cast<std::ptrdiff_t>(waiting_) * dimension_);
   std::copy(targets.begin(), targets.end(),
             targets_.begin() + static_cast<std::ptrdiff_t>(waiting_) * outputs_);
@@ -27,34 +26,48 @@ void InformationDelta::Add(std::span<const Real> row, std::span<const Real> targ
   if (++waiting_ == kBlockRows) Fold();
 }
 
-void InformationDelta::Fold() {
+template <class Real>
+void BasicInformationDelta<Real>::Fold() {
   if (waiting_ == 0) return;
-  const Eigen::Map<const RowMatrix> rows(rows_.data(), waiting_, dimension_);
-  const Eigen::Map<const RowMatrix> targets(targets_.data(), waiting_, outputs_);
-  Eigen::Map<RowMatrix> information(sums_.data(), dimension_, dimension_);
-  information.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
-  Eigen::Map<RowMatrix> target_sums(sums_.data() + static_cast<std::size_t>(dimension_) * dimension_,
-                                    outputs_, dimension_);
-  target_sums.noalias() += targets.transpose() * rows;
+  const auto dimension = static_cast<std::size_t>(dimension_);
+  internal::ActiveSimdKernelTable().block_gram_double(gram_.data(), dimension_, rows_.data(),
+                                                       waiting_);
+  for (std::size_t i = 0; i < dimension; ++i) {  // the lower triangle
+    double* sums = sums_.data() + i * dimension;
+    const double* gram = gram_.data() + i * dimension;
+    for (std::size_t j = 0; j <= i; ++j) sums[j] += gram[j];
+  }
+  double* target_sums = sums_.data() + dimension * dimension;
+  for (int s = 0; s < waiting_; ++s) {
+    const double* row = rows_.data() + static_cast<std::size_t>(s) * dimension;
+    for (int output = 0; output < outputs_; ++output) {
+      const double target = targets_[static_cast<std::size_t>(s) * outputs_ + output];
+      double* sums = target_sums + static_cast<std::size_t>(output) * dimension;
+      for (std::size_t j = 0; j < dimension; ++j) sums[j] += target * row[j];
+    }
+  }
   waiting_ = 0;
 }
 
-std::span<double> InformationDelta::Sums() {
+template <class Real>
+std::span<double> BasicInformationDelta<Real>::Sums() {
   Fold();
-  // The rank-k products fill the lower triangle: mirror it.
-  Eigen::Map<RowMatrix> information(sums_.data(), dimension_, dimension_);
-  information.triangularView<Eigen::StrictlyUpper>() = information.transpose();
+  const auto dimension = static_cast<std::size_t>(dimension_);
+  for (std::size_t i = 0; i < dimension; ++i) {  // mirror the lower triangle
+    for (std::size_t j = i + 1; j < dimension; ++j) sums_[i * dimension + j] = sums_[j * dimension + i];
+  }
   sums_.back() = static_cast<double>(count_);
   return sums_;
 }
 
-void InformationDelta::Clear() {
+template <class Real>
+void BasicInformationDelta<Real>::Clear() {
   std::fill(sums_.begin(), sums_.end(), 0.0);
   waiting_ = 0;
   count_ = 0;
 }
 
-template void InformationDelta::Add(std::span<const float>, std::span<const float>);
-template void InformationDelta::Add(std::span<const double>, std::span<const double>);
+template class BasicInformationDelta<float>;
+template class BasicInformationDelta<double>;
 
 }  // namespace rffstream

@@ -1,42 +1,52 @@
 // BasicRls in information form: A = P⁻¹ and b = A w, the sufficient
-// statistics that models learned on disjoint samples add up in.
+// statistics that models learned on disjoint samples add up in. The O(D³)
+// inversions run on this CPU's SIMD kernels (SolvePositiveDefinite).
 #include <cmath>
+#include <vector>
 
-#include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
+#include "internal/simd_kernels.h"
 #include "rffstream/rls.h"
 
 namespace rffstream {
 namespace {
 
-using Matrix = Eigen::MatrixXd;
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// Σ_j matrix[i][j] · vector[j] for a dimension × dimension row-major matrix.
+template <class Vector>
+void MultiplyInto(const std::vector<double>& matrix, const Vector* vector, int dimension,
+                  double* result) {
+  const auto n = static_cast<std::size_t>(dimension);
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j) sum += matrix[i * n + j] * static_cast<double>(vector[j]);
+    result[i] = sum;
+  }
+}
 
 }  // namespace
 
 template <class Real>
 absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInformationForm() const {
   const std::vector<Real> covariance = CovarianceMatrix();
-  const Matrix p = Eigen::Map<const Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>>(
-                       covariance.data(), dimension_, dimension_)
-                       .template cast<double>();
-  const Eigen::LLT<Matrix> cholesky(p);
-  if (cholesky.info() != Eigen::Success) {
+  const std::vector<double> p(covariance.begin(), covariance.end());
+  InformationForm form;
+  form.information.resize(p.size());
+  if (!internal::ActiveSimdKernelTable().solve_positive_definite(
+          p.data(), dimension_, form.information.data(), nullptr, 0)) {
     return absl::FailedPreconditionError("RLS: P is not positive definite, so it has no inverse");
   }
-  InformationForm form;
-  form.information.resize(static_cast<std::size_t>(dimension_) * dimension_);
-  Eigen::Map<RowMatrix> information(form.information.data(), dimension_, dimension_);
-  information = cholesky.solve(Matrix::Identity(dimension_, dimension_));
-  // A is symmetric; the solve's rounding is not: keep the mean of the two.
-  information = (0.5 * (information + information.transpose())).eval();
+  // A is symmetric; the solves' rounding is not: keep the mean of the two.
+  const auto n = static_cast<std::size_t>(dimension_);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double mean = 0.5 * (form.information[i * n + j] + form.information[j * n + i]);
+      form.information[i * n + j] = form.information[j * n + i] = mean;
+    }
+  }
   form.target_sums.resize(weights_.size());
   for (int output = 0; output < num_outputs_; ++output) {
-    const Eigen::VectorXd w = Eigen::Map<const Eigen::Matrix<Real, Eigen::Dynamic, 1>>(
-                                  weights(output).data(), dimension_)
-                                  .template cast<double>();
-    Eigen::Map<Eigen::VectorXd>(form.target_sums.data() + static_cast<std::size_t>(output) * dimension_,
-                                dimension_) = information * w;
+    MultiplyInto(form.information, weights(output).data(), dimension_,
+                 form.target_sums.data() + static_cast<std::size_t>(output) * n);
   }
   form.noise_sums.assign(noise_sums_.begin(), noise_sums_.end());
   form.noise_weight = noise_weight_;
@@ -45,38 +55,34 @@ absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInfor
 
 template <class Real>
 absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
-  const auto dimension = static_cast<std::size_t>(dimension_);
-  if (form.information.size() != dimension * dimension ||
-      form.target_sums.size() != dimension * num_outputs_ ||
+  const auto n = static_cast<std::size_t>(dimension_);
+  if (form.information.size() != n * n || form.target_sums.size() != n * num_outputs_ ||
       form.noise_sums.size() != static_cast<std::size_t>(num_outputs_)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RLS: an information form of ", form.information.size(), " + ", form.target_sums.size(),
         " numbers does not fit ", dimension_, " features and ", num_outputs_, " outputs"));
   }
-  const Eigen::Map<const RowMatrix> information(form.information.data(), dimension_, dimension_);
-  const Eigen::LLT<Matrix> cholesky(information);
-  if (cholesky.info() != Eigen::Success) {
-    return absl::FailedPreconditionError("RLS: the information matrix is not positive definite");
+  std::vector<double> p(n * n);
+  std::vector<double> w = form.target_sums;  // solved in place: w = A⁻¹ b
+  if (!internal::ActiveSimdKernelTable().solve_positive_definite(
+          form.information.data(), dimension_, p.data(), w.data(), num_outputs_)) {
+    return absl::FailedPreconditionError(
+        "RLS: the information matrix is not positive definite, or its inverse not finite");
   }
-  const Matrix p = cholesky.solve(Matrix::Identity(dimension_, dimension_));
-  const Eigen::Map<const RowMatrix> target_sums(form.target_sums.data(), num_outputs_, dimension_);
-  const Matrix w = cholesky.solve(target_sums.transpose());  // dimension × outputs
-  if (!p.allFinite() || !w.allFinite() || !std::isfinite(form.noise_weight)) {
-    return absl::FailedPreconditionError("RLS: the information form gives a state that is not finite");
+  for (const double value : w) {
+    if (!std::isfinite(value) || !std::isfinite(form.noise_weight)) {
+      return absl::FailedPreconditionError("RLS: the information form gives a state that is not finite");
+    }
   }
-  for (int i = 0; i < dimension_; ++i) {
-    for (int j = i; j < dimension_; ++j) Row(i)[j] = static_cast<Real>(0.5 * (p(i, j) + p(j, i)));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i; j < n; ++j) Row(static_cast<int>(i))[j] = static_cast<Real>(0.5 * (p[i * n + j] + p[j * n + i]));
   }
   pending_scale_ = 1;
   pending_gain_weight_ = 0;
   pending_refresh_weight_ = 0;
   std::fill(gain_.begin(), gain_.end(), Real{0});
   std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
-  for (int output = 0; output < num_outputs_; ++output) {
-    for (int i = 0; i < dimension_; ++i) {
-      weights_[static_cast<std::size_t>(output) * dimension + i] = static_cast<Real>(w(i, output));
-    }
-  }
+  for (std::size_t i = 0; i < w.size(); ++i) weights_[i] = static_cast<Real>(w[i]);
   for (int output = 0; output < num_outputs_; ++output) {
     noise_sums_[output] = static_cast<Real>(form.noise_sums[output]);
   }

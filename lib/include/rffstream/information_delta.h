@@ -5,9 +5,11 @@
 // Δb = Σ z y. Data-parallel learners sum their deltas (an MPI allreduce) and
 // each continues from the total (BasicLearner::SetInformationForm). Exact:
 // the sums come from the feature rows, never from differences of inverses.
-// Rows wait in blocks of kBlockRows and are folded in by one symmetric
-// rank-k product, so a sample costs a copy, and the sums a matrix product's
-// flops rather than a pass over D² numbers per sample.
+// Rows wait in blocks of kBlockRows; each block's Gram matrix is one
+// symmetric rank-k product, in double whatever the learner's precision (a
+// float32 Gram's rounding, summed over many blocks, outweighs a small ridge
+// and leaves A indefinite), with the SIMD kernels of this CPU; so a sample
+// costs a copy and about D² multiply-adds at matrix-product speed.
 //
 //   rffstream::InformationDelta delta(learner.row_length(), outputs);
 //   delta.Add(row, targets);                 // for every sample learned
@@ -21,16 +23,16 @@
 
 namespace rffstream {
 
-class InformationDelta {
+template <class Real>
+class BasicInformationDelta {
  public:
   static constexpr int kBlockRows = 256;
 
   // REQUIRES: dimension >= 1, outputs >= 1.
-  InformationDelta(int dimension, int outputs);
+  BasicInformationDelta(int dimension, int outputs);
 
   // One learned sample: its feature row and its targets. REQUIRES:
   // row.size() == dimension, targets.size() == outputs. Allocates nothing.
-  template <class Real>
   void Add(std::span<const Real> row, std::span<const Real> targets);
 
   // Every sum in one array, for adding up across processes: ΔA
@@ -49,9 +51,16 @@ class InformationDelta {
   std::vector<double> sums_;
   std::vector<double> rows_;     // up to kBlockRows rows waiting
   std::vector<double> targets_;  // their targets
+  std::vector<double> gram_;     // scratch: one block's Gram matrix
   int waiting_ = 0;
   std::int64_t count_ = 0;
 };
+
+using InformationDelta = BasicInformationDelta<double>;
+using InformationDeltaF32 = BasicInformationDelta<float>;
+
+extern template class BasicInformationDelta<float>;
+extern template class BasicInformationDelta<double>;
 
 }  // namespace rffstream
 

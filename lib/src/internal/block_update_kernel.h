@@ -1,8 +1,9 @@
 // File: internal/block_update_kernel.h
 //
-// The Woodbury update of RLS for a block of k samples (β = 1), written on
-// Eigen and instantiated per instruction set in simd_kernels_<arch>.cpp, so
-// that Eigen's matrix products use that unit's vector width.
+// The Woodbury update of RLS for a block of k samples (β = 1), and the Gram
+// matrix of a block, written on Eigen and instantiated per instruction set in
+// simd_kernels_<arch>.cpp, so that Eigen's matrix products use that unit's
+// vector width.
 //
 // Include this header only from those files, and only after defining
 // RFFSTREAM_EIGEN_NAMESPACE to a name unique to the file: Eigen's namespace
@@ -78,6 +79,40 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
   covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
   return true;
+}
+
+// gram (lower triangle, dimension × dimension, row-major) = rowsᵀ rows, for
+// `count` rows of `dimension`: the information of a block of samples
+// (information_delta.h), one symmetric rank-k product.
+template <class Real>
+void BlockGram(Real* gram, int dimension, const Real* rows, int count) {
+  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<RowMatrix> result(gram, dimension, dimension);
+  result.template triangularView<Eigen::Lower>().setZero();
+  const Eigen::Map<const RowMatrix> block(rows, count, dimension);
+  result.template selfadjointView<Eigen::Lower>().rankUpdate(block.transpose());
+}
+
+// For a symmetric positive definite matrix (dimension × dimension,
+// row-major; only its lower triangle is read), by one Cholesky
+// factorization: inverse = matrix⁻¹, and each of `count` right-hand sides
+// (runs of dimension) replaced by matrix⁻¹ times it, solved rather than
+// multiplied by the inverse. False when the matrix is not positive definite
+// or a result not finite. For the information form (merge.h).
+bool SolvePositiveDefinite(const double* matrix, int dimension, double* inverse,
+                           double* right_sides, int count) {
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using ColumnMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic>;
+  const Eigen::Map<const RowMatrix> a(matrix, dimension, dimension);
+  const Eigen::LLT<RowMatrix, Eigen::Lower> cholesky(a);
+  if (cholesky.info() != Eigen::Success) return false;
+  Eigen::Map<RowMatrix> result(inverse, dimension, dimension);
+  result.setIdentity();
+  cholesky.matrixL().solveInPlace(result);
+  cholesky.matrixU().solveInPlace(result);
+  Eigen::Map<ColumnMatrix> sides(right_sides, dimension, count);
+  if (count > 0) cholesky.solveInPlace(sides);
+  return result.allFinite() && (count == 0 || sides.allFinite());
 }
 
 }  // namespace

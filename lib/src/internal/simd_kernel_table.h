@@ -32,6 +32,8 @@ constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
       &SymmetricUpdateKernel<double, Arch>::Run,
       &BlockUpdate<float>,
       &BlockUpdate<double>,
+      &BlockGram<double>,
+      &SolvePositiveDefinite,
   };
 }
 

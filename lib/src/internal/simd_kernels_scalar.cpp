@@ -92,6 +92,8 @@ constinit const SimdKernelTable kScalarSimdKernels{
     &UpdateAndMultiply<float>,
     &UpdateAndMultiply<double>,
     &BlockUpdate<float>,
-    &BlockUpdate<double>};
+    &BlockUpdate<double>,
+    &BlockGram<double>,
+    &SolvePositiveDefinite};
 
 }  // namespace rffstream::internal
