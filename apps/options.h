@@ -94,6 +94,7 @@ struct ServerOptions {
   bool max_connections_given = false;
   double idle_timeout = 0.0;
   int fields = 0;
+  bool follow = false;  // answer with the newest model at --load, learn nothing
 };
 
 // `export`: the model file, the output format, and whether P goes with it.

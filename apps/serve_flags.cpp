@@ -9,6 +9,9 @@ ABSL_FLAG(std::string, listen, "127.0.0.1:7878",
 ABSL_FLAG(std::string, port_file, "", "serve: write the bound port to this file once listening");
 ABSL_FLAG(int, max_connections, 1024, "serve: connections beyond this get an error line");
 ABSL_FLAG(double, idle_timeout, 0, "serve: close connections silent this many seconds; 0 = off");
+ABSL_FLAG(bool, follow, false,
+          "serve: a replica: answer predictions only, with the model at --load, and load it again "
+          "whenever the file is replaced (a learner's --save or merge publishes it)");
 ABSL_FLAG(int, fields, 0,
           "serve: fields per data line (inputs and the target); 0 = from the first data line");
 
@@ -22,6 +25,7 @@ ServerOptions ServerOptionsFromFlags() {
   options.max_connections_given = IsSetByUser(FLAGS_max_connections);
   options.idle_timeout = absl::GetFlag(FLAGS_idle_timeout);
   options.fields = absl::GetFlag(FLAGS_fields);
+  options.follow = absl::GetFlag(FLAGS_follow);
   return options;
 }
 

@@ -27,6 +27,7 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number,
   settings.log = log;
   settings.input_name = "serve";
   settings.tune_report = options.output.tune_report;
+  settings.learns = !options.server.follow;  // a replica only answers
   return settings;
 }
 
@@ -44,11 +45,21 @@ template <class Real>
 ServeSession<Real>::ServeSession(const StreamOptions& options, std::FILE* log)
     : save_path_(options.checkpoint.save),
       log_(log),
-      pipeline_(SettingsFor(options, sizeof(Real), log), *this) {}
+      pipeline_(SettingsFor(options, sizeof(Real), log), *this) {
+  if (options.server.follow) follower_.emplace(options.checkpoint.load);
+}
 
 template <class Real>
 void ServeSession<Real>::HandleLines(std::span<const std::string_view> lines, std::string& output) {
   output_ = &output;
+  if (follower_.has_value()) {
+    if (std::optional<BasicCheckpoint<Real>> newest = follower_->Poll(log_)) {
+      if (absl::Status resumed = pipeline_.Resume(*std::move(newest), "the new model");
+          !resumed.ok()) {
+        std::fprintf(log_, "rffstream serve: --follow: %s\n", std::string(resumed.message()).c_str());
+      }
+    }
+  }
   for (std::string_view line : lines) {
     if (!line.empty() && line.front() == '!') {
       (void)pipeline_.FlushBlock();  // answers stay in order
@@ -120,9 +131,15 @@ template <class Real>
 std::string ServeSession<Real>::Control(std::string_view command) {
   if (command == "ping") return "pong";
   if (command == "stats") {
-    const std::string connections =
+    std::string connections =
         absl::StrCat(" connections ", server_ != nullptr ? server_->open_connections() : 0,
                      " accepted ", server_ != nullptr ? server_->accepted_connections() : 0);
+    if (follower_.has_value() && pipeline_.learner() != nullptr) {
+      absl::StrAppend(&connections, " model_samples ", pipeline_.learner()->samples_learned(),
+                      " model_loaded ", absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ",
+                                                         follower_->loaded_at(), absl::UTCTimeZone()),
+                      " reloads ", follower_->reloads());
+    }
     const ModelStage<Real>& model = pipeline_.model();
     if (model.task().is_classifier()) {
       // The confusion counts row by row (true class), ';' between rows.

@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "line_outcome.h"
 #include "line_server.h"
+#include "model_follower.h"
 #include "options.h"
 #include "rffstream/checkpoint.h"
 #include "stream_pipeline.h"
@@ -68,6 +69,7 @@ class ServeSession : public OutcomeSink {
   const LineServer* server_ = nullptr;
   std::int64_t lines_ = 0;  // data lines received, all clients
   std::string* output_ = nullptr;  // of the read being answered
+  std::optional<ModelFollower<Real>> follower_;  // --follow
 };
 
 extern template class ServeSession<float>;

@@ -39,6 +39,11 @@ absl::Status ValidateStreamOptions(const StreamOptions& options, bool can_infer_
       return absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message()));
     }
   }
+  if (options.server.follow && (checkpoint.load.empty() || !checkpoint.save.empty())) {
+    return absl::InvalidArgumentError(
+        "--follow answers with the model at --load=FILE and learns nothing: it needs --load and "
+        "takes no --save");
+  }
   if (absl::Status status = ValidateInputOptions(options.input_format, can_infer_dimension);
       !status.ok()) {
     return status;

@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <filesystem>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -542,7 +544,10 @@ TEST_CASE("A number too large for the model is an error line and is not learned"
 TEST_CASE("A first line wider than --max_inputs is refused; the next one starts the model",
           "[serve][errors][hostile]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2], "--max_inputs=100"});
+  // One line at a time: the second line's prior is then exactly 0 however
+  // the server's reads split the lines (a block's priors agree to rounding).
+  ServerProcess server(dir, {"--features=16", kNoWarmUp[0], kNoWarmUp[1], kNoWarmUp[2],
+                             "--max_inputs=100", "--block=1"});
   Client client(server.port());
   std::string wide;
   for (int i = 0; i < 256; ++i) wide += "1,";
@@ -553,6 +558,72 @@ TEST_CASE("A first line wider than --max_inputs is refused; the next one starts 
   CHECK(lines[1] == "0");
   CHECK(IsNumber(lines[2]));
   CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("serve --follow answers with each model a learner publishes, never half of one",
+          "[serve][follow]") {
+  TempDir dir;
+  const std::string model = dir.File("model.rff"), flags = " --quiet --features=32" +
+                                                        std::string(" --standardize=0 --gamma=0.5 --ridge=0.01");
+  // Two models that answer the query differently: targets 1 and 5.
+  std::string ones, fives;
+  for (int t = 0; t < 50; ++t) {
+    ones += std::to_string(0.01 * t) + ",1\n";
+    fives += std::to_string(0.01 * t) + ",5\n";
+  }
+  const auto learn = [&](const std::string& lines, const std::string& path) {
+    const std::string input = dir.File("lines.csv");
+    std::ofstream(input) << lines;
+    REQUIRE(std::system((std::string(RFFSTREAM_APP_PATH) + " learn" + flags + " --input=" + input +
+                         " --save=" + path).c_str()) == 0);
+  };
+  learn(ones, model);
+  learn(fives, dir.File("fives.rff"));
+  ServerProcess server(dir, {"--load=" + model, "--follow"});
+  Client client(server.port());
+  client.Send("0.2\n");
+  const std::string first = client.ReadLines(1).at(0);
+  REQUIRE(IsNumber(first));
+  CHECK(std::abs(std::stod(first) - 1) < 0.2);
+  // Under load: a client streams the query while the model is published
+  // (renamed over, as --save does) three times; every line is answered, by
+  // one whole model or the other.
+  std::atomic<bool> publishing_done = false;
+  std::thread publisher([&] {
+    for (int round = 0; round < 3; ++round) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      learn(round % 2 == 0 ? fives : ones, dir.File("next.rff"));
+      std::filesystem::rename(dir.File("next.rff"), model);
+    }
+    publishing_done = true;
+  });
+  int answered = 0, from_fives = 0;
+  std::vector<double> answers;
+  while (!publishing_done || answered < 200) {
+    client.Send("0.2\n0.2\n0.2\n0.2\n");
+    for (const std::string& line : client.ReadLines(4)) {
+      REQUIRE(IsNumber(line));
+      const double value = std::stod(line);
+      const bool one = std::abs(value - 1) < 0.2, five = std::abs(value - 5) < 0.2;
+      CHECK((one || five));
+      from_fives += five ? 1 : 0;
+      ++answered;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  publisher.join();
+  CHECK(from_fives > 0);
+  // The last published model (the fives) answers from now on.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  client.Send("0.2\n!stats\n");
+  const std::vector<std::string> last = client.ReadLines(2);
+  CHECK(std::abs(std::stod(last.at(0)) - 5) < 0.2);
+  CHECK(last.at(1).find("model_samples 50 model_loaded ") != std::string::npos);
+  CHECK(last.at(1).find(" reloads 3") != std::string::npos);
+  CHECK(server.Terminate() == 0);
+  // --follow needs a model to follow.
+  const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " serve --follow 2> /dev/null").c_str());
+  CHECK(WEXITSTATUS(status) == 2);
 }
 
 TEST_CASE("serve --load of a classifier answers classes without its flags", "[serve][checkpoint]") {
