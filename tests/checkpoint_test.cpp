@@ -59,6 +59,22 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
 }
 
 // With the hinge loss the target's sign is the label of one binary output.
+// A learner fed `samples` samples, and its checkpoint's bytes.
+struct FedModel {
+  Learner learner;
+  std::string bytes;
+};
+
+FedModel FeedAndSerialize(const LearnerConfig& config, int samples) {
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, samples);
+  std::stringstream stream;
+  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
+  return {*std::move(learner), stream.str()};
+}
+
 template <class Real>
 void CheckResumeIsExact(FeatureMapKind map, double forgetting, Loss loss = Loss::kSquared) {
   TempDir dir;
@@ -98,13 +114,9 @@ TEST_CASE("Save, load and continue equals never stopping", "[checkpoint]") {
 }
 
 TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", "[checkpoint]") {
-  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
-  REQUIRE(learner.ok());
-  RegressionMetrics metrics;
-  Feed(*learner, metrics, 0, 77);
-  std::stringstream stream;
-  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
-  std::string bytes = stream.str();
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 77);
+  const Learner* learner = &fed.learner;
+  std::string bytes = fed.bytes;
   // Version 3 wrote neither the loss (a u32 after the forgetting factor, the
   // intercept flag and the number of outputs), the update count (an i64
   // after the sample count) nor the further targets' metrics.
@@ -142,12 +154,9 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
 }
 
 TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {
-  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
-  REQUIRE(learner.ok());
-  RegressionMetrics metrics;
-  Feed(*learner, metrics, 0, 50);
-  std::stringstream stream;
-  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
+  const FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 50);
+  const Learner* learner = &fed.learner;
+  std::stringstream stream(fed.bytes);
   absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(stream, "memory");
   REQUIRE(loaded.ok());
   CHECK(loaded->learner.Predict(Input<double>(7)) == learner->Predict(Input<double>(7)));
@@ -155,13 +164,7 @@ TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {
 }
 
 std::vector<char> SmallCheckpointBytes() {
-  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPair, 0.99, 4));
-  REQUIRE(learner.ok());
-  RegressionMetrics metrics;
-  Feed(*learner, metrics, 0, 10);
-  std::stringstream stream;
-  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
-  const std::string text = stream.str();
+  const std::string text = FeedAndSerialize(SmallConfig(FeatureMapKind::kPair, 0.99, 4), 10).bytes;
   return {text.begin(), text.end()};
 }
 
