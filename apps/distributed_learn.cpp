@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "exit_codes.h"
 #include "information_delta_sync.h"
+#include "input_format.h"
 #include "learn_command.h"
 #include "model_loading.h"
 #include "model_options.h"
@@ -118,6 +119,14 @@ class DistributedCoordinator : public RunCoordinator<Real> {
 
  private:
   absl::Status ShareBase(StreamPipeline<Real>& pipeline) {
+    // A loaded model brings its own forgetting and loss.
+    const LearnerConfig& config = pipeline.learner()->config();
+    if (config.forgetting != 1.0 || config.loss != Loss::kSquared) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "under mpirun the ranks merge their models exactly only without forgetting and with "
+          "the squared loss; the model has beta ", config.forgetting, " and the ",
+          std::string(LossName(config.loss)), " loss"));
+    }
     std::ostringstream bytes;
     const BasicCheckpoint<Real> base = pipeline.model().Snapshot();
     if (absl::Status written = WriteCheckpoint(bytes, base.learner, base.record); !written.ok()) {
@@ -189,11 +198,24 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
   std::optional<BasicCheckpoint<Real>> start;
   LineReader::Share share;
   if (dealt) {
-    // The window's length in lines: rank 0 holds it (unless a model is loaded).
-    const int window = options.checkpoint.load.empty()
-                           ? WarmUpWindowLines(options.model, options.input_format.classes)
-                           : 0;
-    share = {.shared_lines = options.input_format.header ? 1 : 0,
+    // The window's length in lines: rank 0 holds it (unless a model is
+    // loaded, whose task also says whether there is a header).
+    std::optional<Task> loaded_task;
+    if (!options.checkpoint.load.empty()) {
+      absl::StatusOr<BasicCheckpoint<Real>> loaded = LoadCheckpoint<Real>(options.checkpoint.load);
+      if (!loaded.ok()) {
+        std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
+                     std::string(loaded.status().message()).c_str());
+        return kExitIoError;
+      }
+      loaded_task = loaded->record.task;
+    }
+    const int window = loaded_task.has_value()
+                           ? 0
+                           : WarmUpWindowLines(options.model, options.input_format.classes);
+    const bool header =
+        InputHasHeader(options.input_format, loaded_task.has_value() ? &*loaded_task : nullptr);
+    share = {.shared_lines = header ? 1 : 0,
              .first_reader_lines = window,
              .readers = world.size(),
              .reader = world.rank()};
@@ -230,10 +252,11 @@ int RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
   absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/true);
   if (status.ok()) status = ValidateDistributed(options, world.size());
   if (!status.ok()) {
-    if (world.rank() == 0) {
-      std::fprintf(stderr, "rffstream learn: %s\n", std::string(status.message()).c_str());
-    }
-    return kExitUsageError;  // every rank finds the same
+    // Every rank finds the same, except for what depends on its own host
+    // (--save's directory): stop them all either way.
+    std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
+                 std::string(status.message()).c_str());
+    world.Abort(kExitUsageError);
   }
   const bool dealt = options.input.find(kRankPattern) == std::string::npos;
   options.input = ForRank(options.input, world.rank());

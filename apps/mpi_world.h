@@ -14,14 +14,11 @@
 
 namespace rffstream::app {
 
-// Whether this process was started by mpirun (Open MPI's), or by another
-// launcher of the PMI/PMIx kind (Slurm, other MPIs). Needs no MPI library.
-inline bool StartedByMpiLauncher() {
-  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"}) {
-    if (std::getenv(variable) != nullptr) return true;
-  }
-  return false;
-}
+// Whether this process was started by Open MPI's mpirun (the MPI this
+// project builds with). Other launchers' variables (PMI_RANK, PMIX_RANK) are
+// also set for a plain Slurm job step, which must stay a plain `learn`.
+// Needs no MPI library.
+inline bool StartedByMpiLauncher() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
 
 class MpiWorld {
  public:

@@ -54,8 +54,15 @@ void ServeSession<Real>::HandleLines(std::span<const std::string_view> lines, st
   output_ = &output;
   if (follower_.has_value()) {
     if (std::optional<BasicCheckpoint<Real>> newest = follower_->Poll(log_)) {
-      if (absl::Status resumed = pipeline_.Resume(*std::move(newest), "the new model");
-          !resumed.ok()) {
+      // A replica's lines keep their shape: a model that reads its input
+      // otherwise (other columns, inputs or classes) waits for a restart.
+      if (!(newest->record.task == pipeline_.task())) {
+        std::fprintf(log_,
+                     "rffstream serve: --follow: the new model reads its input differently "
+                     "(columns, inputs or classes); still answering with the one loaded before: "
+                     "restart serve to follow it\n");
+      } else if (absl::Status resumed = pipeline_.Resume(*std::move(newest), "the new model");
+                 !resumed.ok()) {
         std::fprintf(log_, "rffstream serve: --follow: %s\n", std::string(resumed.message()).c_str());
       }
     }

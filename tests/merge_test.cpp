@@ -35,7 +35,9 @@ std::vector<double> Targets(int t, int outputs) {
 template <class Real>
 struct Model {
   explicit Model(const LearnerConfig& config)
-      : checkpoint{*BasicLearner<Real>::Create(config), CheckpointRecord{DefaultTask(config)}} {}
+      : checkpoint{*BasicLearner<Real>::Create(config), CheckpointRecord{DefaultTask(config)}} {
+    checkpoint.record.further_targets.resize(static_cast<std::size_t>(config.num_outputs - 1));
+  }
 
   void Learn(int t) {
     const int outputs = checkpoint.learner.config().num_outputs;
@@ -44,10 +46,7 @@ struct Model {
     std::vector<Real> priors(outputs);
     REQUIRE(checkpoint.learner.LearnOutputs(x, y, priors));
     checkpoint.record.metrics.Add(priors[0], y[0]);
-    for (int k = 1; k < outputs; ++k) {
-      checkpoint.record.further_targets.resize(outputs - 1);
-      checkpoint.record.further_targets[k - 1].Add(priors[k], y[k]);
-    }
+    for (int k = 1; k < outputs; ++k) checkpoint.record.further_targets[k - 1].Add(priors[k], y[k]);
   }
 
   BasicCheckpoint<Real> checkpoint;

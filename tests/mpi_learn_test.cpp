@@ -121,6 +121,30 @@ TEST_CASE("mpirun: merges during the run, a file per rank, an empty share", "[ap
   CheckSameModel(dealt, single);
 }
 
+TEST_CASE("mpirun --load: the ranks start from the model, its header and settings included",
+          "[app][mpi]") {
+  TempDir dir;
+  const std::string base = dir.File("base.rff"), input = dir.File("rest.csv");
+  REQUIRE(RunApp("learn --quiet --header --features=64 --save=" + base,
+                 "a,b,y\n" + SmoothCsv(300)).exit_code == 0);
+  std::ofstream(input) << "a,b,y\n" << SmoothCsv(500);
+  // No --header: the model's task says there is one.
+  const std::string single = dir.File("single.rff"), merged = dir.File("merged.rff");
+  REQUIRE(RunApp("learn --quiet --load=" + base + " --input=" + input + " --save=" + single, "")
+              .exit_code == 0);
+  const RunResult run =
+      RunMpi(3, "learn --load=" + base + " --input=" + input + " --save=" + merged);
+  REQUIRE(run.exit_code == 0);
+  CheckSameModel(merged, single, /*header=*/true);
+  // A loaded model with forgetting cannot be merged exactly: refused.
+  const std::string forgetting = dir.File("forgetting.rff");
+  REQUIRE(RunApp("learn --quiet --header --forget=0.99 --features=64 --save=" + forgetting,
+                 "a,b,y\n" + SmoothCsv(300)).exit_code == 0);
+  const RunResult refused = RunMpi(2, "learn --load=" + forgetting + " --input=" + input);
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find("the model has beta 0.99") != std::string::npos);
+}
+
 TEST_CASE("mpirun: a rank that fails stops every rank, with its reason", "[app][mpi][errors]") {
   TempDir dir;
   const std::string input = dir.File("stream.csv");

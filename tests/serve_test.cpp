@@ -620,7 +620,17 @@ TEST_CASE("serve --follow answers with each model a learner publishes, never hal
   CHECK(std::abs(std::stod(last.at(0)) - 5) < 0.2);
   CHECK(last.at(1).find("model_samples 50 model_loaded ") != std::string::npos);
   CHECK(last.at(1).find(" reloads 3") != std::string::npos);
+  // A model that reads its input otherwise (two inputs) waits for a restart.
+  std::string wider;
+  for (int t = 0; t < 50; ++t) wider += std::to_string(0.01 * t) + ",0.5,9\n";
+  learn(wider, dir.File("next.rff"));
+  std::filesystem::rename(dir.File("next.rff"), model);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  client.Send("0.2\n0.2\n");
+  const std::vector<std::string> kept = client.ReadLines(2);
+  CHECK(std::abs(std::stod(kept.at(1)) - 5) < 0.2);
   CHECK(server.Terminate() == 0);
+  CHECK(server.Log().find("the new model reads its input differently") != std::string::npos);
   // --follow needs a model to follow.
   const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " serve --follow 2> /dev/null").c_str());
   CHECK(WEXITSTATUS(status) == 2);

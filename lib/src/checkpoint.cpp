@@ -419,8 +419,8 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   if (version >= 4) {
     std::int32_t further = 0;
     if (absl::Status read = reader.Read("number of target metrics", further); !read.ok()) return read;
-    if (further != 0 && (task->is_classifier() || further + 1 != task->num_outputs())) {
-      return absl::DataLossError(absl::StrCat(source, ": metrics of ", further + 1,
+    if (further != 0 && (task->is_classifier() || further != task->num_outputs() - 1)) {
+      return absl::DataLossError(absl::StrCat(source, ": metrics of ", int64_t{further} + 1,
                                               " targets for a task of ", task->num_outputs(),
                                               " outputs"));
     }

@@ -134,11 +134,16 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   CheckpointRecord& record = merged.record;
   record.classification = start_record.classification;
   std::vector<std::int64_t> confusion = start_record.classification.confusion_counts();
-  if (record.further_targets.empty()) {
-    record.further_targets.resize(start_record.task.is_classifier()
-                                      ? 0
-                                      : static_cast<std::size_t>(start_record.task.num_outputs() - 1));
+  // The metrics of targets after the first: only when every file has them
+  // (a version 3 file kept the first target's only).
+  const std::size_t further_targets =
+      start_record.task.is_classifier() ? 0 : static_cast<std::size_t>(start_record.task.num_outputs() - 1);
+  bool every_target = base == nullptr || start_record.further_targets.size() == further_targets;
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    every_target = every_target && shard.checkpoint->record.further_targets.size() == further_targets;
   }
+  record.further_targets.assign(every_target ? further_targets : 0, RegressionMetrics());
+  if (base != nullptr && every_target) record.further_targets = start_record.further_targets;
   std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
   for (const NamedCheckpoint<Real>& shard : shards) {
     const BasicCheckpoint<Real>& part = *shard.checkpoint;
@@ -154,11 +159,8 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
     metrics.Remove(start_record.metrics);
     record.metrics.Merge(metrics);
     for (std::size_t target = 0; target < record.further_targets.size(); ++target) {
-      if (target >= part.record.further_targets.size()) break;  // an older file kept the first only
       RegressionMetrics further = part.record.further_targets[target];
-      if (target < start_record.further_targets.size()) {
-        further.Remove(start_record.further_targets[target]);
-      }
+      if (base != nullptr) further.Remove(start_record.further_targets[target]);
       record.further_targets[target].Merge(further);
     }
     const std::vector<std::int64_t>& counts = part.record.classification.confusion_counts();
