@@ -145,6 +145,22 @@ TEST_CASE("mpirun --load: the ranks start from the model, its header and setting
   CHECK(refused.err.find("the model has beta 0.99") != std::string::npos);
 }
 
+TEST_CASE("mpirun --classes: one summary with every rank's confusion counts", "[app][mpi]") {
+  TempDir dir;
+  const std::string input = dir.File("classes.csv");
+  std::ofstream(input) << ClassCsv(700);
+  const RunResult single = RunApp("learn --features=64 --classes=3 --header --input=" + input, "");
+  const RunResult run = RunMpi(2, "learn --features=64 --classes=3 --header --input=" + input);
+  REQUIRE(single.exit_code == 0);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("finished: 701 lines read, 700 learned") != std::string::npos);
+  // Every line predicted once: the confusion counts add up to 700 lines.
+  const size_t at = run.err.find("progressive validation: accuracy ");
+  REQUIRE(at != std::string::npos);
+  CHECK(run.err.find(" of 700)", at) != std::string::npos);
+  CHECK(std::stod(run.err.substr(at + 33)) > 0.8);
+}
+
 TEST_CASE("mpirun: a rank that fails stops every rank, with its reason", "[app][mpi][errors]") {
   TempDir dir;
   const std::string input = dir.File("stream.csv");
