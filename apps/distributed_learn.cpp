@@ -29,10 +29,11 @@ std::string ForRank(const std::string& pattern, int rank) {
 }
 
 absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
-  if (options.model.forget != 1.0) {
+  if (options.model.forget != 1.0 && options.input.find(kRankPattern) != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
         "under mpirun, --forget=", options.model.forget,
-        ": the ranks merge their models exactly only without forgetting (beta = 1)"));
+        " needs one input file: forgetting weighs each line by its place in the stream, and "
+        "files per rank (%r) give the lines no common order"));
   }
   if (options.model.loss != "squared") {
     return absl::InvalidArgumentError(
@@ -72,13 +73,16 @@ BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
 template <class Real>
 class DistributedCoordinator : public RunCoordinator<Real> {
  public:
-  DistributedCoordinator(const MpiWorld& world, const StreamOptions& options, bool dealt)
+  // `header_lines`: the lines before the first data line (the clock's offset).
+  DistributedCoordinator(const MpiWorld& world, const StreamOptions& options, bool dealt,
+                         std::int64_t header_lines)
       : world_(world), sync_every_(options.parallel.sync_every), dealt_(dealt),
-        quiet_(options.output.quiet) {}
+        quiet_(options.output.quiet), header_lines_(header_lines) {}
 
   absl::Status Begin(StreamPipeline<Real>& pipeline) override {
     if (pipeline.learner() == nullptr) return absl::OkStatus();  // rank 0 before its window
-    return world_.rank() == 0 ? ShareBase(pipeline) : sync_.emplace(pipeline).status();
+    return world_.rank() == 0 ? ShareBase(pipeline)
+                              : sync_.emplace(pipeline, header_lines_).status();
   }
 
   absl::Status AfterLine(StreamPipeline<Real>& pipeline) override {
@@ -121,10 +125,10 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   absl::Status ShareBase(StreamPipeline<Real>& pipeline) {
     // A loaded model brings its own forgetting and loss.
     const LearnerConfig& config = pipeline.learner()->config();
-    if (config.forgetting != 1.0 || config.loss != Loss::kSquared) {
+    if ((config.forgetting != 1.0 && !dealt_) || config.loss != Loss::kSquared) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "under mpirun the ranks merge their models exactly only without forgetting and with "
-          "the squared loss; the model has beta ", config.forgetting, " and the ",
+          "under mpirun the ranks merge squared-loss models, with forgetting only from one "
+          "input file; the model has beta ", config.forgetting, " and the ",
           std::string(LossName(config.loss)), " loss"));
     }
     std::ostringstream bytes;
@@ -134,7 +138,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     }
     std::string message = bytes.str();
     world_.Broadcast(message);
-    return sync_.emplace(pipeline).status();
+    return sync_.emplace(pipeline, header_lines_).status();
   }
 
   // Every rank's counts and metrics, merged into rank 0's.
@@ -190,13 +194,14 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   const std::int64_t sync_every_;
   const bool dealt_;
   const bool quiet_;
+  const std::int64_t header_lines_;
   std::optional<InformationDeltaSync<Real>> sync_;  // once every rank holds the base
 };
 
 template <class Real>
 int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
   std::optional<BasicCheckpoint<Real>> start;
-  LineReader::Share share;
+  LineReader::Share share;  // files per rank: each its whole file
   if (dealt) {
     // The window's length in lines: rank 0 holds it (unless a model is
     // loaded, whose task also says whether there is a header).
@@ -242,7 +247,7 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
     }
     start = WithoutMetrics(*std::move(base));
   }
-  DistributedCoordinator<Real> coordinator(world, options, dealt);
+  DistributedCoordinator<Real> coordinator(world, options, dealt, share.shared_lines);
   return RunLearnPart<Real>(options, share, std::move(start), coordinator);
 }
 

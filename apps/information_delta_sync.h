@@ -4,10 +4,22 @@
 // base on, the model stage adds every learned sample to a delta; a merge sums
 // every rank's delta (and noise sums and sample counts) into the running
 // total A, b, and the learner continues from that total.
+//
+// With forgetting (β < 1) the merges run on one global clock: a line's clock
+// is its place among the input's data lines (its line number less the
+// header), whichever rank reads it, and a line that is not learned (blank,
+// rejected) still takes its place. A merge happens at clock T, the latest
+// any rank has reached: the total decays by β^(T - T_previous) and each
+// rank's samples come in weighted β^(T - t), with the RLS's refresh terms, so
+// after the last merge A is exactly A_T = β^T λI + Σ_t β^(T - t)
+// (z_t z_tᵀ + α e_((t-1) mod D) e_((t-1) mod D)ᵀ): the model one process
+// learns from the same lines when every line is learned.
 #ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 #define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -24,8 +36,13 @@ template <class Real>
 class InformationDeltaSync {
  public:
   // The pipeline's model is the base every rank holds; tracking starts now.
-  explicit InformationDeltaSync(StreamPipeline<Real>& pipeline)
-      : delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs) {
+  // `clock_offset`: the header lines before the first data line.
+  InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset)
+      : forgetting_(pipeline.learner()->config().forgetting),
+        delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs,
+               forgetting_,
+               pipeline.learner()->row_length() * (1.0 - forgetting_) *
+                   pipeline.learner()->config().ridge) {
     const BasicLearner<Real>& learner = *pipeline.learner();
     absl::StatusOr<typename BasicRls<Real>::InformationForm> total = learner.rls().ToInformationForm();
     if (!total.ok()) {
@@ -34,7 +51,8 @@ class InformationDeltaSync {
     }
     total_ = *std::move(total);
     samples_ = learner.samples_learned();
-    pipeline.mutable_model().TrackInformation(&delta_);
+    clock_ = samples_;  // the base learned the window's lines, one clock tick each
+    pipeline.mutable_model().TrackInformation(&delta_, clock_offset);
   }
   InformationDeltaSync(const InformationDeltaSync&) = delete;
   InformationDeltaSync& operator=(const InformationDeltaSync&) = delete;
@@ -50,7 +68,9 @@ class InformationDeltaSync {
     const auto start = std::chrono::steady_clock::now();
     BasicLearner<Real>& learner = *pipeline.mutable_model().mutable_learner();
     const BasicRls<Real>& rls = learner.rls();
-    const std::span<double> sums = delta_.Sums();  // ΔA, Δb, count
+    const std::int64_t clock = static_cast<std::int64_t>(
+        world.Max(static_cast<double>(std::max(clock_, delta_.latest_clock()))));
+    const std::span<double> sums = delta_.Sums(clock);  // ΔA, Δb, count at that clock
     message_.assign(sums.begin(), sums.end());
     for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
       message_.push_back(static_cast<double>(rls.noise_sums()[output]) - total_.noise_sums[output]);
@@ -60,6 +80,14 @@ class InformationDeltaSync {
     world.Sum(message_);
     const std::size_t information = total_.information.size();
     const std::size_t targets = total_.target_sums.size();
+    if (forgetting_ != 1.0) {  // the total decays to the merge's clock
+      const double decay = std::pow(forgetting_, static_cast<double>(clock - clock_));
+      for (double& value : total_.information) value *= decay;
+      for (double& value : total_.target_sums) value *= decay;
+    }
+    clock_ = clock;
+    total_.next_refreshed_coordinate =
+        static_cast<int>(clock % static_cast<std::int64_t>(learner.row_length()));
     for (std::size_t i = 0; i < information; ++i) total_.information[i] += message_[i];
     for (std::size_t i = 0; i < targets; ++i) total_.target_sums[i] += message_[information + i];
     samples_ += static_cast<std::int64_t>(message_[information + targets]);
@@ -80,9 +108,11 @@ class InformationDeltaSync {
 
  private:
   absl::Status status_;
+  const double forgetting_;
   BasicInformationDelta<Real> delta_;
   typename BasicRls<Real>::InformationForm total_;
   std::int64_t samples_ = 0;
+  std::int64_t clock_ = 0;  // of the last merge (or of the base)
   std::vector<double> message_;
   std::int64_t merges_ = 0;
   double seconds_ = 0;

@@ -94,7 +94,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
-    if (delta_ != nullptr) delta_->Add(row, model_targets_);
+    if (delta_ != nullptr) delta_->Add(row, model_targets_, line_number - clock_offset_);
     return Answer(line_number, priors_, variance, targets, sink);
   }
   if (!labelled) ++predicted_only_;
@@ -120,7 +120,8 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
         std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
     if (delta_ != nullptr && AllFinite<Real>(priors)) {
       delta_->Add(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
-                        std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
+                  std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
+                  block_line_numbers_[s] - clock_offset_);
     }
     const bool taken =
         AllFinite<Real>(priors)

@@ -50,7 +50,11 @@ class ModelStage {
   // from now on also goes to `delta` (nullptr: none); the learner, to
   // continue from the merged state; the model and metrics as a checkpoint;
   // and the metrics replaced by those of every process.
-  void TrackInformation(BasicInformationDelta<Real>* delta) { delta_ = delta; }
+  // A sample's clock is its line number less `clock_offset` (the header).
+  void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset) {
+    delta_ = delta;
+    clock_offset_ = clock_offset;
+  }
   BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
   BasicCheckpoint<Real> Snapshot() const;
   void SetMetrics(const CheckpointRecord& record);
@@ -92,6 +96,7 @@ class ModelStage {
   ClassificationMetrics classification_{0};
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
+  std::int64_t clock_offset_ = 0;
   // Per-line buffers, sized once.
   std::vector<Real> converted_inputs_;
   std::vector<Real> feature_row_;

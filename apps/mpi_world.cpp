@@ -37,6 +37,11 @@ void MpiWorld::Sum(std::span<double> values) const {
   }
 }
 
+double MpiWorld::Max(double value) const {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return value;
+}
+
 std::vector<double> MpiWorld::Gather(std::span<const double> row) const {
   std::vector<double> rows(row.size() * static_cast<std::size_t>(size_));
   MPI_Allgather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, rows.data(),

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "Eigen/Dense"
 #include "rffstream/information_delta.h"
 
 namespace rffstream {
@@ -225,6 +226,48 @@ TEST_CASE("Learners that sum their information deltas at syncs end at the single
   hinge.loss = Loss::kHinge;
   CHECK(Learner::Create(hinge)->SetInformationForm(*global, 1).code() ==
         absl::StatusCode::kFailedPrecondition);
+}
+
+TEST_CASE("With forgetting, deltas on one clock sum to the closed form of one learner",
+          "[merge][delta][forgetting]") {
+  // One learner with β < 1 over samples 1..600, against two deltas that got
+  // the samples interleaved (odd clocks, even clocks) from an untrained start
+  // and were summed at clock 600.
+  LearnerConfig config = ShardConfig();
+  config.forgetting = 0.99;
+  Model<double> all(config);
+  const Learner untrained = all.checkpoint.learner;
+  const int row_length = untrained.row_length();
+  const double refresh = row_length * (1 - config.forgetting) * config.ridge;
+  std::vector<InformationDelta> deltas(2, InformationDelta(row_length, 1, config.forgetting, refresh));
+  std::vector<double> row(row_length);
+  Eigen::MatrixXd closed_form =
+      std::pow(config.forgetting, 600) * config.ridge * Eigen::MatrixXd::Identity(row_length, row_length);
+  for (int t = 1; t <= 600; ++t) {
+    all.Learn(t);
+    untrained.MapRow(Input(t), row);
+    deltas[t % 2].Add(row, Targets(t, 1), t);
+    const Eigen::Map<Eigen::VectorXd> z(row.data(), row_length);
+    const double weight = std::pow(config.forgetting, 600 - t);
+    closed_form += weight * z * z.transpose();
+    closed_form((t - 1) % row_length, (t - 1) % row_length) += weight * refresh;
+  }
+  absl::StatusOr<Rls::InformationForm> total = untrained.rls().ToInformationForm();
+  REQUIRE(total.ok());
+  const double decay = std::pow(config.forgetting, 600);
+  for (double& value : total->information) value *= decay;
+  for (InformationDelta& delta : deltas) {
+    const std::span<double> sums = delta.Sums(600);
+    for (std::size_t i = 0; i < total->information.size(); ++i) total->information[i] += sums[i];
+    for (int i = 0; i < row_length; ++i) total->target_sums[i] += sums[total->information.size() + i];
+  }
+  const Eigen::Map<const Eigen::MatrixXd> information(total->information.data(), row_length, row_length);
+  CHECK((information - closed_form).norm() < 1e-9 * closed_form.norm());
+  // The single learner's own A is that closed form; its predictions are the merged model's.
+  total->next_refreshed_coordinate = 600 % row_length;
+  Learner merged = untrained;
+  REQUIRE(merged.SetInformationForm(*total, 600).ok());
+  CHECK(LargestRelativeDifference(merged, all.checkpoint.learner) < 1e-9);
 }
 
 TEST_CASE("Models that cannot be merged exactly are refused by name", "[merge][errors]") {

@@ -136,13 +136,41 @@ TEST_CASE("mpirun --load: the ranks start from the model, its header and setting
       RunMpi(3, "learn --load=" + base + " --input=" + input + " --save=" + merged);
   REQUIRE(run.exit_code == 0);
   CheckSameModel(merged, single, /*header=*/true);
-  // A loaded model with forgetting cannot be merged exactly: refused.
+  // A loaded model with forgetting, read from files per rank, has no common
+  // clock: refused.
   const std::string forgetting = dir.File("forgetting.rff");
   REQUIRE(RunApp("learn --quiet --header --forget=0.99 --features=64 --save=" + forgetting,
                  "a,b,y\n" + SmoothCsv(300)).exit_code == 0);
-  const RunResult refused = RunMpi(2, "learn --load=" + forgetting + " --input=" + input);
+  std::ofstream(dir.File("part-0.csv")) << "a,b,y\n" << SmoothCsv(20);
+  std::ofstream(dir.File("part-1.csv")) << "a,b,y\n" << SmoothCsv(20);
+  const RunResult refused =
+      RunMpi(2, "learn --load=" + forgetting + " --input=" + dir.File("part-%r.csv"));
   CHECK(refused.exit_code != 0);
   CHECK(refused.err.find("the model has beta 0.99") != std::string::npos);
+}
+
+TEST_CASE("mpirun --forget: one global clock, the model of one process", "[app][mpi]") {
+  // The closed form A_T = β^T λI + Σ_t β^(T-t) (z_t z_tᵀ + refresh terms) is
+  // what one process's RLS holds; the ranks merge to it on the clock of the
+  // lines' places in the file, with and without merges during the run.
+  TempDir dir;
+  const std::string input = dir.File("stream.csv");
+  std::ofstream(input) << "a,b,y\n" << SmoothCsv(900);
+  const std::string single = dir.File("single.rff");
+  REQUIRE(RunApp("learn --quiet --header --features=64 --forget=0.99 --input=" + input +
+                     " --save=" + single, "")
+              .exit_code == 0);
+  for (const std::string& flags : {std::string("-np 2"), std::string("-np 3 --sync_every=40")}) {
+    INFO(flags);
+    const std::string merged = dir.File("merged.rff");
+    const std::size_t space = flags.find(' ', 4);
+    const int ranks = std::stoi(flags.substr(4, space - 4));
+    const std::string sync = space == std::string::npos ? "" : flags.substr(space);
+    REQUIRE(RunMpi(ranks, "learn --quiet --header --features=64 --forget=0.99" + sync +
+                              " --input=" + input + " --save=" + merged)
+                .exit_code == 0);
+    CheckSameModel(merged, single, /*header=*/true);
+  }
 }
 
 TEST_CASE("mpirun --classes: one summary with every rank's confusion counts", "[app][mpi]") {
@@ -175,9 +203,9 @@ TEST_CASE("mpirun: a rank that fails stops every rank, with its reason", "[app][
                " : -np 1 " + kApp + " learn --quiet --features=128 --input=" + input);
   CHECK(mismatch.exit_code != 0);
   CHECK(mismatch.err.find("--features=128 (the model has 64)") != std::string::npos);
-  const RunResult forgetting = RunMpi(2, "learn --forget=0.99 --input=" + input);
+  const RunResult forgetting = RunMpi(2, "learn --forget=0.99 --input=" + dir.File("part-%r.csv"));
   CHECK(forgetting.exit_code == 2);
-  CHECK(forgetting.err.find("merge their models exactly only without forgetting") !=
+  CHECK(forgetting.err.find("files per rank (%r) give the lines no common order") !=
         std::string::npos);
   const RunResult shared_predictions =
       RunMpi(2, "learn --input=" + input + " --predictions=" + dir.File("p.txt"));

@@ -50,6 +50,7 @@ absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInfor
   }
   form.noise_sums.assign(noise_sums_.begin(), noise_sums_.end());
   form.noise_weight = noise_weight_;
+  form.next_refreshed_coordinate = next_refreshed_coordinate_;
   return form;
 }
 
@@ -87,6 +88,7 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
     noise_sums_[output] = static_cast<Real>(form.noise_sums[output]);
   }
   noise_weight_ = static_cast<Real>(form.noise_weight);
+  next_refreshed_coordinate_ = form.next_refreshed_coordinate % dimension_;
   return absl::OkStatus();
 }
 

@@ -128,6 +128,8 @@ class BasicRls {
     std::vector<double> target_sums;  // b of each output: num_outputs() runs of dimension()
     std::vector<double> noise_sums;   // one per output
     double noise_weight = 0;
+    // With forgetting: the coordinate the next sample's refresh goes to.
+    int next_refreshed_coordinate = 0;
   };
   // From P by a Cholesky factorization, O(D³); FailedPrecondition when P is
   // not positive definite. Allocates.
