@@ -73,16 +73,16 @@ BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
 template <class Real>
 class DistributedCoordinator : public RunCoordinator<Real> {
  public:
-  // `header_lines`: the lines before the first data line (the clock's offset).
+  // A line's clock is its line number less `clock_offset`.
   DistributedCoordinator(const MpiWorld& world, const StreamOptions& options, bool dealt,
-                         std::int64_t header_lines)
+                         std::int64_t clock_offset)
       : world_(world), sync_every_(options.parallel.sync_every), dealt_(dealt),
-        quiet_(options.output.quiet), header_lines_(header_lines) {}
+        quiet_(options.output.quiet), clock_offset_(clock_offset) {}
 
   absl::Status Begin(StreamPipeline<Real>& pipeline) override {
     if (pipeline.learner() == nullptr) return absl::OkStatus();  // rank 0 before its window
     return world_.rank() == 0 ? ShareBase(pipeline)
-                              : sync_.emplace(pipeline, header_lines_).status();
+                              : sync_.emplace(pipeline, clock_offset_).status();
   }
 
   absl::Status AfterLine(StreamPipeline<Real>& pipeline) override {
@@ -138,7 +138,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     }
     std::string message = bytes.str();
     world_.Broadcast(message);
-    return sync_.emplace(pipeline, header_lines_).status();
+    return sync_.emplace(pipeline, clock_offset_).status();
   }
 
   // Every rank's counts and metrics, merged into rank 0's.
@@ -194,7 +194,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   const std::int64_t sync_every_;
   const bool dealt_;
   const bool quiet_;
-  const std::int64_t header_lines_;
+  const std::int64_t clock_offset_;
   std::optional<InformationDeltaSync<Real>> sync_;  // once every rank holds the base
 };
 
@@ -202,6 +202,9 @@ template <class Real>
 int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
   std::optional<BasicCheckpoint<Real>> start;
   LineReader::Share share;  // files per rank: each its whole file
+  // A line's clock is its place in the stream: its line number less the
+  // header, after the samples a loaded model learned before.
+  std::int64_t clock_offset = 0;
   if (dealt) {
     // The window's length in lines: rank 0 holds it (unless a model is
     // loaded, whose task also says whether there is a header).
@@ -214,12 +217,14 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
         return kExitIoError;
       }
       loaded_task = loaded->record.task;
+      clock_offset = -loaded->learner.samples_learned();
     }
     const int window = loaded_task.has_value()
                            ? 0
                            : WarmUpWindowLines(options.model, options.input_format.classes);
     const bool header =
         InputHasHeader(options.input_format, loaded_task.has_value() ? &*loaded_task : nullptr);
+    clock_offset += header ? 1 : 0;
     share = {.shared_lines = header ? 1 : 0,
              .first_reader_lines = window,
              .readers = world.size(),
@@ -247,7 +252,7 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
     }
     start = WithoutMetrics(*std::move(base));
   }
-  DistributedCoordinator<Real> coordinator(world, options, dealt, share.shared_lines);
+  DistributedCoordinator<Real> coordinator(world, options, dealt, clock_offset);
   return RunLearnPart<Real>(options, share, std::move(start), coordinator);
 }
 

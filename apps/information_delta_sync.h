@@ -13,7 +13,11 @@
 // rank's samples come in weighted β^(T - t), with the RLS's refresh terms, so
 // after the last merge A is exactly A_T = β^T λI + Σ_t β^(T - t)
 // (z_t z_tᵀ + α e_((t-1) mod D) e_((t-1) mod D)ᵀ): the model one process
-// learns from the same lines when every line is learned.
+// learns from the same lines when every line is learned. The base holds the
+// first samples (the window's, or a loaded model's), clocks 1 to its sample
+// count; the window must then hold data lines only for this to be exact. The
+// noise estimate's sums decay alike: each rank sends what its samples since
+// the last merge added.
 #ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 #define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 
@@ -36,7 +40,7 @@ template <class Real>
 class InformationDeltaSync {
  public:
   // The pipeline's model is the base every rank holds; tracking starts now.
-  // `clock_offset`: the header lines before the first data line.
+  // A sample's clock is its line number less `clock_offset`.
   InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset)
       : forgetting_(pipeline.learner()->config().forgetting),
         delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs,
@@ -72,10 +76,14 @@ class InformationDeltaSync {
         world.Max(static_cast<double>(std::max(clock_, delta_.latest_clock()))));
     const std::span<double> sums = delta_.Sums(clock);  // ΔA, Δb, count at that clock
     message_.assign(sums.begin(), sums.end());
+    // What this rank's samples since the last merge added to the noise sums:
+    // its RLS decayed the merged sums once per sample.
+    const double local_decay = std::pow(forgetting_, static_cast<double>(delta_.count()));
     for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
-      message_.push_back(static_cast<double>(rls.noise_sums()[output]) - total_.noise_sums[output]);
+      message_.push_back(static_cast<double>(rls.noise_sums()[output]) -
+                         local_decay * total_.noise_sums[output]);
     }
-    message_.push_back(static_cast<double>(rls.noise_weight()) - total_.noise_weight);
+    message_.push_back(static_cast<double>(rls.noise_weight()) - local_decay * total_.noise_weight);
     message_.push_back(active ? 1.0 : 0.0);
     world.Sum(message_);
     const std::size_t information = total_.information.size();
@@ -84,6 +92,8 @@ class InformationDeltaSync {
       const double decay = std::pow(forgetting_, static_cast<double>(clock - clock_));
       for (double& value : total_.information) value *= decay;
       for (double& value : total_.target_sums) value *= decay;
+      for (double& value : total_.noise_sums) value *= decay;
+      total_.noise_weight *= decay;
     }
     clock_ = clock;
     total_.next_refreshed_coordinate =

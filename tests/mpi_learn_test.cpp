@@ -171,6 +171,18 @@ TEST_CASE("mpirun --forget: one global clock, the model of one process", "[app][
                 .exit_code == 0);
     CheckSameModel(merged, single, /*header=*/true);
   }
+  // From a loaded model with forgetting: the new lines' clocks follow its samples.
+  const std::string base = dir.File("base.rff"), rest = dir.File("rest.csv");
+  const std::string single_loaded = dir.File("single-loaded.rff"), merged_loaded = dir.File("merged-loaded.rff");
+  REQUIRE(RunApp("learn --quiet --header --features=64 --forget=0.99 --save=" + base,
+                 "a,b,y\n" + SmoothCsv(300)).exit_code == 0);
+  std::ofstream(rest) << "a,b,y\n" << SmoothCsv(400);
+  REQUIRE(RunApp("learn --quiet --load=" + base + " --input=" + rest + " --save=" + single_loaded, "")
+              .exit_code == 0);
+  REQUIRE(RunMpi(3, "learn --quiet --load=" + base + " --sync_every=30 --input=" + rest +
+                        " --save=" + merged_loaded)
+              .exit_code == 0);
+  CheckSameModel(merged_loaded, single_loaded, /*header=*/true);
 }
 
 TEST_CASE("mpirun --classes: one summary with every rank's confusion counts", "[app][mpi]") {

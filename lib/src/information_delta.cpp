@@ -59,7 +59,8 @@ void BasicInformationDelta<Real>::Fold() {
       targets_[static_cast<std::size_t>(s) * outputs_ + output] *= root;
     }
     const std::int64_t clock = clocks_[static_cast<std::size_t>(s)];
-    refresh_diagonal_[static_cast<std::size_t>((clock - 1) % dimension_)] += refresh_ * weight;
+    const std::int64_t coordinate = ((clock - 1) % dimension_ + dimension_) % dimension_;
+    refresh_diagonal_[static_cast<std::size_t>(coordinate)] += refresh_ * weight;
   }
   internal::ActiveSimdKernelTable().block_gram_double(gram_.data(), dimension_, rows_.data(),
                                                        waiting_);
