@@ -12,10 +12,12 @@ cd "$(dirname "$0")"
 # clang and its runtime build the parser fuzzers (a short run is part of the
 # tests); valgrind's virtual CPU, which has no AVX-512, runs the app in the
 # tests; SLEEF is a benchmark-only comparison; Open MPI runs data-parallel
-# learn (mpirun, started by the tests).
+# learn (mpirun, started by the tests); pybind11 and Debian's numpy,
+# scikit-learn, pytest and matplotlib build and test the Python module.
 readonly PACKAGES=(cmake ninja-build g++ libxsimd-dev libeigen3-dev libbenchmark-dev catch2
                    libabsl-dev libsleef-dev clang libclang-rt-14-dev valgrind
-                   openmpi-bin libopenmpi-dev)
+                   openmpi-bin libopenmpi-dev pybind11-dev python3-dev python3-numpy
+                   python3-pytest python3-sklearn python3-matplotlib)
 readonly BUILD_DIR=build
 readonly SANITIZER_BUILD_DIR=build-asan
 
@@ -55,7 +57,8 @@ case "${1:-}" in
       -DRFFSTREAM_BUILD_BENCHMARKS=OFF >/dev/null
     # The library, the app and the tests again under AddressSanitizer and
     # UBSan. Left out there: the fuzzers (sanitized already), the package
-    # consumers (nothing to sanitize), valgrind (which cannot run ASan) and
+    # consumers (nothing to sanitize), the Python module (python3 is not
+    # built with ASan), valgrind (which cannot run ASan) and
     # mpirun (Open MPI's own allocations at exit read as leaks).
     # -O1 with line tables: half the compile time of -O2 -g, and the
     # library's debug assertions (REQUIRES preconditions) are on.
@@ -64,7 +67,7 @@ case "${1:-}" in
       -DRFFSTREAM_SANITIZE=address,undefined -DRFFSTREAM_BUILD_BENCHMARKS=OFF >/dev/null
     cmake --build "$SANITIZER_BUILD_DIR" -j "$(nproc)"
     (cd "$SANITIZER_BUILD_DIR" &&
-      ctest --output-on-failure -j "$(nproc)" --label-exclude "fuzz|package" --exclude-regex "no_avx512_cpu|mpirun")
+      ctest --output-on-failure -j "$(nproc)" --label-exclude "fuzz|package|python" --exclude-regex "no_avx512_cpu|mpirun")
     ;;
   build)
     build

@@ -67,12 +67,14 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
           task_.num_fields, " (", task_.num_inputs(), " inputs, ", task_.num_targets(),
           " target columns, ", task_.ignored_columns.size(), " ignored)"));
     }
-    return UseTask(task_, inputs_only);
+    UseTask(task_, inputs_only);
+    return absl::OkStatus();
   }
   absl::StatusOr<Task> task =
       TaskFromOptions(settings_.input, settings_.model, first_data_line, header_, 0, settings_.fields);
   if (!task.ok()) return task.status();
-  return UseTask(*task, false);
+  UseTask(*task, false);
+  return absl::OkStatus();
 }
 
 absl::Status InputStage::DecideFromWindow(const std::vector<std::string>& lines) {
@@ -80,15 +82,15 @@ absl::Status InputStage::DecideFromWindow(const std::vector<std::string>& lines)
   if (!dimension.ok()) return dimension.status();
   absl::StatusOr<Task> task = TaskFromOptions(settings_.input, settings_.model, "", {}, *dimension);
   if (!task.ok()) return task.status();
-  return UseTask(*task, false);
+  UseTask(*task, false);
+  return absl::OkStatus();
 }
 
-absl::Status InputStage::UseTask(const Task& task, bool inputs_only) {
+void InputStage::UseTask(const Task& task, bool inputs_only) {
   task_ = task;
   parser_ = task_.MakeLineParser(inputs_only);
   inputs_.assign(static_cast<std::size_t>(parser_->num_inputs()), 0.0);
   targets_.assign(static_cast<std::size_t>(parser_->num_targets()), 0.0);
-  return absl::OkStatus();
 }
 
 void InputStage::Parse(std::string_view text, ParsedLine& parsed) {

@@ -56,6 +56,10 @@ class InputStage {
   // Decides libsvm's dimension from the window's lines.
   [[nodiscard]] absl::Status DecideFromWindow(const std::vector<std::string>& lines);
 
+  // The task of a new model given whole, by a caller that pushes numbers
+  // rather than lines (the Python module).
+  void DecideTask(const Task& task) { UseTask(task, false); }
+
   bool decided() const { return parser_ != nullptr; }
   const Task& task() const { return task_; }
   // Set once decided.
@@ -67,7 +71,7 @@ class InputStage {
   std::span<const double> targets() const { return targets_; }
 
  private:
-  absl::Status UseTask(const Task& task, bool inputs_only);
+  void UseTask(const Task& task, bool inputs_only);
   char FieldDelimiter() const;
 
   const Settings settings_;

@@ -43,6 +43,13 @@ absl::Status StreamPipeline<Real>::Resume(BasicCheckpoint<Real> checkpoint, std:
 }
 
 template <class Real>
+absl::Status StreamPipeline<Real>::Begin(const Task& task) {
+  first_line_seen_ = true;
+  input_.DecideTask(task);
+  return TaskDecided();
+}
+
+template <class Real>
 absl::Status StreamPipeline<Real>::Push(std::int64_t line_number, std::string_view text,
                                         bool too_long) {
   if (!first_line_seen_) {

@@ -71,6 +71,10 @@ class StreamPipeline {
   // Starts from a loaded model (named `source` in messages) and its task.
   [[nodiscard]] absl::Status Resume(BasicCheckpoint<Real> checkpoint, std::string source);
 
+  // Starts a new model's stream from its task, for a caller that pushes
+  // numbers (PushParsed) rather than lines: the Python module.
+  [[nodiscard]] absl::Status Begin(const Task& task);
+
   // The errors below stop the stream: Cancelled when the sink asked to stop
   // (it has the message); InvalidArgument or ResourceExhausted when the
   // options cannot work on this input; any other code when the input cannot
@@ -103,6 +107,8 @@ class StreamPipeline {
   ModelStage<Real>& mutable_model() { return model_; }
   const Task& task() const { return model_.task(); }
   int window_lines() const { return window_lines_; }
+  // The lines held in the warm-up window while there is no model yet.
+  const std::vector<WarmUpLine>& held_lines() const { return held_; }
   int window_data_lines() const { return window_data_lines_; }
 
  private:

@@ -1,0 +1,88 @@
+"""Turning what users pass (numpy arrays, lists, DataFrames) into the arrays
+the engine reads, with errors that name the row and column of a bad value.
+Arrays that already have the right dtype and layout are passed on, not
+copied."""
+
+import numpy as np
+
+
+class NotANumberError(ValueError, TypeError):
+    """A value that is not a number: a ValueError, and a TypeError as
+    float() raises for such a value."""
+
+
+def _first_bad_cell(values, name):
+    """The message for the first cell of `values` that float() refuses."""
+    array = np.asarray(values, dtype=object)
+    if array.ndim == 1:
+        array = array[:, None]
+    for (row, column), value in np.ndenumerate(array):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return (f"{name} row {row}, column {column}: {value!r} is not a number "
+                    "(float() argument must be a string or a real number)")
+    return f"{name} could not be read as numbers"
+
+
+def _numbers(values, name, dtype):
+    if hasattr(values, "toarray") or hasattr(values, "tocsr"):
+        raise TypeError(f"{name} is a sparse matrix: rffstream reads dense arrays "
+                        f"(pass {name}.toarray())")
+    if hasattr(values, "to_numpy"):  # pandas
+        values = values.to_numpy()
+    array = np.asarray(values)
+    if np.iscomplexobj(array):
+        raise ValueError(f"Complex data not supported: {name} holds complex numbers")
+    if array.dtype.kind not in "biuf":
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError):
+            raise NotANumberError(_first_bad_cell(array, name)) from None
+    return np.ascontiguousarray(array, dtype=dtype)
+
+
+def _check_finite(array, name):
+    if np.isfinite(array).all():
+        return
+    position = np.argwhere(~np.isfinite(array))[0]
+    value = array[tuple(position)]
+    where = f"row {position[0]}" + (f", column {position[1]}" if array.ndim == 2 else "")
+    kind = "NaN" if np.isnan(value) else "infinity or a value too large for dtype('float64')"
+    raise ValueError(f"Input {name} contains {kind} ({name} {where}); nothing was learned")
+
+
+def samples(X, dtype=np.float64, *, owner="the model", expected=None):
+    """X as a C-contiguous 2-D array of `dtype`, every value finite, with
+    `expected` columns when given."""
+    if X is None:
+        raise ValueError("X is None: expected a 2-D array of samples")
+    array = _numbers(X, "X", dtype)
+    if array.ndim != 2:
+        raise ValueError(f"Expected a 2-D array of samples, got a {array.ndim}-D one: reshape "
+                         "a single feature with X.reshape(-1, 1), a single sample with "
+                         "X.reshape(1, -1)")
+    if array.shape[0] == 0:
+        raise ValueError(f"X has 0 samples (shape {array.shape}): a minimum of 1 is required")
+    if array.shape[1] == 0:
+        raise ValueError(f"X has 0 features (shape {array.shape}): a minimum of 1 is required")
+    if expected is not None and array.shape[1] != expected:
+        raise ValueError(f"X has {array.shape[1]} features, but {owner} is expecting "
+                         f"{expected} features as input")
+    _check_finite(array, "X")
+    return array
+
+
+def targets(y, rows):
+    """y as a C-contiguous float64 array of `rows` rows: 1-D for one
+    target, 2-D (rows × targets) for several."""
+    if y is None:
+        raise ValueError("requires y to be passed, but the target y is None")
+    array = _numbers(y, "y", np.float64)
+    if array.ndim not in (1, 2):
+        raise ValueError(f"y must be 1-D (one target) or 2-D (one column per target), got "
+                         f"{array.ndim}-D")
+    if array.shape[0] != rows:
+        raise ValueError(f"X has {rows} samples but y has {array.shape[0]}")
+    _check_finite(array, "y")
+    return array

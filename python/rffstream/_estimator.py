@@ -1,0 +1,174 @@
+"""What Regressor and Classifier share: the model options of `rffstream
+learn` (same names, same defaults), the engine made at the first sample,
+the warm-up window, checkpoints in the command line's format, pickling."""
+
+import warnings
+
+import numpy as np
+
+from . import _arrays, _engine
+from ._compat import BaseEstimator, NotFittedError
+
+# The command line's model options and defaults. An option left at its
+# default is not passed on, so the engine makes the command line's choice
+# (the warm-up window of a classifier, say, grows with its classes).
+MODEL_DEFAULTS = {
+    "features": 256,
+    "kernel": "gaussian",
+    "gamma": "auto",
+    "ridge": "auto",
+    "forget": 1.0,
+    "map": "phase",
+    "sampler": "iid",
+    "precision": "float64",
+    "seed": 1,
+    "lengthscale": None,
+    "lengthscales": None,
+    "intercept": True,
+    "standardize": 256,
+    "loss": "squared",
+    "max_model_memory_mb": 0,
+}
+
+# Labelled rows learned together in one exact (rank-k) update: the command
+# line's --block for files.
+DEFAULT_BLOCK = 64
+
+
+def _option_text(name, value):
+    """A model option as the engine (the command line) reads it."""
+    if name in ("gamma", "ridge"):
+        return value if isinstance(value, str) else repr(float(value))
+    if name == "lengthscales":
+        if isinstance(value, str):
+            return value
+        return ",".join(repr(float(v)) for v in value)
+    return value
+
+
+class StreamingEstimator(BaseEstimator):
+    """The engine's lifecycle. Subclasses set the task (targets, classes)."""
+
+    # -- the engine --------------------------------------------------------
+
+    def _model_options(self):
+        options = {}
+        for name, default in MODEL_DEFAULTS.items():
+            value = getattr(self, name)
+            if value is None or (isinstance(value, type(default)) and value == default):
+                continue
+            options[name] = _option_text(name, value)
+        return options
+
+    def _start(self, num_inputs, num_targets, num_classes, names=(), y_columns=False):
+        """The engine, for samples of `num_inputs` inputs (named by `names`,
+        then the targets, when they came as dicts)."""
+        self._engine = _engine.create(self._model_options(), self.block, num_inputs,
+                                      num_targets, num_classes, list(names))
+        self.n_features_in_ = num_inputs
+        self._num_targets = num_targets
+        self._y_columns = y_columns or num_targets > 1
+        if names:
+            self.feature_names_in_ = np.asarray(names[:num_inputs], dtype=object)
+
+    def _fitted_engine(self):
+        engine = self.__dict__.get("_engine")
+        if engine is None:
+            raise NotFittedError(f"This {type(self).__name__} has learned nothing yet: call fit, "
+                                 "partial_fit or learn_one first")
+        return engine
+
+    def _model_engine(self):
+        """The engine with a model: a warm-up window still filling is ended
+        with the samples it holds, as the end of a stream ends it."""
+        engine = self._fitted_engine()
+        if not engine.has_model:
+            engine.end_warm_up()
+            self._show_notes()
+        return engine
+
+    def _show_notes(self, notes=None):
+        """The warm-up window's notes (why an automatic setting fell back)."""
+        notes = notes or self._engine.take_messages()
+        if notes:
+            warnings.warn(notes.strip(), RuntimeWarning, stacklevel=3)
+
+    def _samples(self, X):
+        engine = self.__dict__.get("_engine")
+        return _arrays.samples(X, owner=type(self).__name__,
+                               expected=None if engine is None else self.n_features_in_)
+
+    def _learn_rows(self, X, y):
+        answers = self._engine.learn(X, y)
+        self._show_notes()
+        return answers
+
+    def _features_for_prediction(self, X):
+        engine = self._model_engine()
+        return engine, _arrays.samples(X, engine.dtype, owner=type(self).__name__,
+                                       expected=self.n_features_in_)
+
+    # -- what a model is ---------------------------------------------------
+
+    @property
+    def model_(self):
+        """The model's settings, as built (the automatic ones as chosen on
+        the warm-up window), and its counters."""
+        return self._fitted_engine().description()
+
+    @property
+    def metrics_(self):
+        """The progressive metrics: every sample predicted before it was learned."""
+        return self._fitted_engine().metrics()
+
+    def end_warm_up(self):
+        """Builds the model now from the samples the warm-up window holds."""
+        self._model_engine()
+        return self
+
+    # -- checkpoints and pickles -------------------------------------------
+
+    def save(self, path):
+        """Writes the model as a checkpoint of the command line
+        (`rffstream learn --load=path` goes on from it)."""
+        self._model_engine().save(str(path))
+
+    def _adopt(self, engine):
+        """Takes a loaded model, its options becoming this estimator's."""
+        self._engine = engine
+        description = engine.description()
+        for name in ("features", "kernel", "gamma", "ridge", "forget", "loss"):
+            setattr(self, name, description[name])
+        self.precision = "float32" if engine.dtype == np.float32 else "float64"
+        self.n_features_in_ = description["num_inputs"]
+        classes = description["num_classes"]
+        self._num_targets = 1 if classes else description["num_outputs"]
+        self._y_columns = self._num_targets > 1
+        names = description["column_names"]
+        if names:
+            self.feature_names_in_ = np.asarray(names[:self.n_features_in_], dtype=object)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        engine = state.pop("_engine", None)
+        if engine is not None:
+            state["_pickled_engine"] = (engine.serialize() if engine.has_model
+                                        else (engine.description(), engine.held()))
+        return state
+
+    def __setstate__(self, state):
+        pickled = state.pop("_pickled_engine", None)
+        self.__dict__.update(state)
+        if pickled is None:
+            return
+        if isinstance(pickled, bytes):
+            self._engine = _engine.from_bytes(pickled, self.block)
+            return
+        description, (X, y) = pickled
+        classes = description["num_classes"]
+        self._engine = _engine.create(self._model_options(), self.block,
+                                      description["num_inputs"],
+                                      1 if classes else description["num_outputs"], classes,
+                                      description["column_names"])
+        if len(X):
+            self._engine.learn(X, y)

@@ -1,0 +1,178 @@
+"""rffstream.Classifier: one-vs-rest classification on random Fourier
+features, by least squares or by the hinge loss (AROW), learned online."""
+
+import numpy as np
+
+from . import _arrays
+from ._estimator import DEFAULT_BLOCK, StreamingEstimator
+
+
+class Classifier(StreamingEstimator):
+    """A streaming kernel classifier with the options of `rffstream learn
+    --classes=K`.
+
+    classes: the number of classes K (labels 0..K-1) or the labels
+    themselves; None lets ``fit`` take them from y (``partial_fit`` then
+    needs ``classes=`` on its first call, as scikit-learn's do, and
+    ``learn_one`` needs them given here). loss: "squared" (one-vs-rest
+    least squares, one shared matrix) or "hinge" (AROW, a matrix per class).
+    River habits: ``learn_one``, ``predict_one``; scikit-learn habits:
+    ``fit``, ``partial_fit``, ``predict``, ``decision_function``, ``score``
+    (accuracy).
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(self, classes=None, features=256, kernel="gaussian", gamma="auto", ridge="auto",
+                 forget=1.0, map="phase", sampler="iid", precision="float64", seed=1,
+                 lengthscale=None, lengthscales=None, intercept=True, standardize=256,
+                 loss="squared", max_model_memory_mb=0, block=DEFAULT_BLOCK):
+        self.classes = classes
+        self.features = features
+        self.kernel = kernel
+        self.gamma = gamma
+        self.ridge = ridge
+        self.forget = forget
+        self.map = map
+        self.sampler = sampler
+        self.precision = precision
+        self.seed = seed
+        self.lengthscale = lengthscale
+        self.lengthscales = lengthscales
+        self.intercept = intercept
+        self.standardize = standardize
+        self.loss = loss
+        self.max_model_memory_mb = max_model_memory_mb
+        self.block = block
+
+    # -- classes -----------------------------------------------------------
+
+    def _start_classes(self, labels, num_inputs, names=()):
+        if isinstance(labels, (int, np.integer)):
+            labels = np.arange(labels)
+        labels = np.asarray(labels)
+        if labels.ndim != 1 or len(np.unique(labels)) != len(labels):
+            raise ValueError(f"classes must be a number K or distinct labels, got {labels!r}")
+        if len(labels) < 2:
+            raise ValueError(f"only one class is present ({labels.tolist()}): a classifier "
+                             "needs at least 2 classes")
+        self.classes_ = labels
+        self._index = {label: i for i, label in enumerate(labels.tolist())}
+        self._start(num_inputs, 1, len(labels), names)
+
+    def _class_indices(self, y):
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y[:, 0]
+        if y.ndim != 1:
+            raise ValueError(f"y must hold one label per sample, got shape {y.shape}")
+        indices = np.empty(len(y), dtype=np.float64)
+        for row, label in enumerate(y.tolist()):
+            index = self._index.get(label)
+            if index is None:
+                raise ValueError(f"y row {row} is {label!r}, not one of the classes "
+                                 f"{self.classes_.tolist()}; nothing was learned")
+            indices[row] = index
+        return indices
+
+    @staticmethod
+    def _labels_of(y):
+        """The classes of y for fit: its distinct values, which must be labels."""
+        y = np.asarray(y)
+        if y.dtype.kind == "f":
+            if not np.isfinite(y).all():
+                _arrays.targets(y, len(y))  # names the bad value
+            if (y != np.round(y)).any():
+                raise ValueError("Unknown label type: continuous (y holds fractional values): "
+                                 "a classifier learns labels; use rffstream.Regressor for numbers")
+        return np.unique(y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y)
+
+    # -- River -------------------------------------------------------------
+
+    def learn_one(self, x, y):
+        """Learns one sample: x a dict of named inputs or a sequence, y its label."""
+        engine = self.__dict__.get("_engine")
+        if engine is None:
+            if self.classes is None:
+                raise ValueError("learn_one needs the classes up front: Classifier(classes=K) or "
+                                 "Classifier(classes=[labels])")
+            names = [str(k) for k in x] + ["class"] if isinstance(x, dict) else []
+            self._start_classes(self.classes, len(x), names)
+            engine = self._engine
+        index = self._index.get(y)
+        if index is None:
+            raise ValueError(f"y is {y!r}, not one of the classes {self.classes_.tolist()}")
+        notes = engine.learn_one(x, index)
+        if notes:
+            self._show_notes(notes)
+
+    def predict_one(self, x):
+        """The predicted label; None before anything was learned."""
+        engine = self.__dict__.get("_engine")
+        if engine is None:
+            return None
+        return self.classes_[engine.predict_class_one(x)]
+
+    # -- scikit-learn ------------------------------------------------------
+
+    def fit(self, X, y):
+        """Learns X, y from scratch (one pass, in order) and builds the model."""
+        self.__dict__.pop("_engine", None)
+        X = self._samples(X)
+        labels = self.classes if self.classes is not None else self._labels_of(
+            _arrays.targets(y, X.shape[0]) if y is None else y)
+        self._start_classes(labels, X.shape[1])
+        self.learn(X, y)
+        self._model_engine()
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Learns X, y in order, after what was learned before; the first
+        call needs the classes (here, or given to the constructor)."""
+        if "_engine" not in self.__dict__:
+            labels = classes if classes is not None else self.classes
+            if labels is None:
+                raise ValueError("the first partial_fit needs classes=[every label] (or "
+                                 "Classifier(classes=...))")
+            self._start_classes(labels, self._samples(X).shape[1])
+        self.learn(X, y)
+        return self
+
+    def learn(self, X, y):
+        """Learns X, y in order; returns the label predicted for each sample
+        before learning it (None for samples held in the warm-up window:
+        they are predicted, and counted in metrics_, once it is full)."""
+        X = self._samples(X)
+        if y is None:
+            _arrays.targets(y, X.shape[0])
+        if len(y) != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} samples but y has {len(y)}")
+        answers = self._learn_rows(X, self._class_indices(y).reshape(-1, 1))[:, 0]
+        known = ~np.isnan(answers)
+        labels = np.full(len(answers), None, dtype=object)
+        labels[known] = self.classes_[answers[known].astype(int)]
+        return labels
+
+    def decision_function(self, X):
+        """Each class's output (k × K); for two classes, class 1's output
+        less class 0's (positive: class 1)."""
+        engine, X = self._features_for_prediction(X)
+        outputs = engine.predict(X)
+        return outputs[:, 1] - outputs[:, 0] if outputs.shape[1] == 2 else outputs
+
+    def predict(self, X):
+        engine, X = self._features_for_prediction(X)
+        return self.classes_[np.argmax(engine.predict(X), axis=1)]
+
+    def score(self, X, y):
+        """Accuracy."""
+        return float(np.mean(self.predict(X) == np.asarray(y).ravel()))
+
+    def _adopt(self, engine):
+        super()._adopt(engine)
+        self.classes = engine.description()["num_classes"]
+        self._start_labels_from_model()
+
+    def _start_labels_from_model(self):
+        self.classes_ = np.arange(self.classes)
+        self._index = {label: i for i, label in enumerate(self.classes_.tolist())}

@@ -1,0 +1,125 @@
+"""rffstream.Regressor: kernel ridge regression on random Fourier features,
+learned online by exact recursive least squares."""
+
+import numpy as np
+
+from . import _arrays
+from ._estimator import DEFAULT_BLOCK, StreamingEstimator
+
+
+class Regressor(StreamingEstimator):
+    """A streaming kernel regressor with the options of `rffstream learn`.
+
+    River habits: ``learn_one(x, y)``, ``predict_one(x)`` with x a dict of
+    named inputs or a sequence. scikit-learn habits: ``fit``,
+    ``partial_fit``, ``predict``, ``score`` (R²), ``get_params`` /
+    ``set_params``. ``learn(X, y)`` returns the prediction made for each
+    sample before learning it (progressive validation).
+
+    gamma, ridge: a number or "auto" (chosen on the warm-up window, the
+    first `standardize` samples, by exact leave-one-out, as the command
+    line does). Until that window is full no model exists: ``predict_one``
+    answers the mean of the targets so far; ``predict``, ``save`` and
+    ``end_warm_up()`` build the model from the samples held. y may have
+    several columns (targets learned together).
+    """
+
+    _estimator_type = "regressor"
+
+    def __init__(self, features=256, kernel="gaussian", gamma="auto", ridge="auto", forget=1.0,
+                 map="phase", sampler="iid", precision="float64", seed=1, lengthscale=None,
+                 lengthscales=None, intercept=True, standardize=256, loss="squared",
+                 max_model_memory_mb=0, block=DEFAULT_BLOCK):
+        self.features = features
+        self.kernel = kernel
+        self.gamma = gamma
+        self.ridge = ridge
+        self.forget = forget
+        self.map = map
+        self.sampler = sampler
+        self.precision = precision
+        self.seed = seed
+        self.lengthscale = lengthscale
+        self.lengthscales = lengthscales
+        self.intercept = intercept
+        self.standardize = standardize
+        self.loss = loss
+        self.max_model_memory_mb = max_model_memory_mb
+        self.block = block
+
+    # -- River -------------------------------------------------------------
+
+    def learn_one(self, x, y):
+        """Learns one sample: x a dict of named inputs or a sequence, y a
+        number (or one per target)."""
+        engine = self.__dict__.get("_engine")
+        if engine is None:
+            targets = 1 if np.ndim(y) == 0 else len(y)
+            names = ([str(k) for k in x] + (["y"] if targets == 1 else
+                                             [f"y{t}" for t in range(targets)])
+                     if isinstance(x, dict) else [])
+            self._start(len(x), targets, 0, names)
+            engine = self._engine
+        notes = engine.learn_one(x, y)
+        if notes:
+            self._show_notes(notes)
+
+    def predict_one(self, x):
+        """The prediction for one sample (a float; an array for several
+        targets); 0 before anything was learned."""
+        engine = self.__dict__.get("_engine")
+        if engine is None:
+            return 0.0
+        if self._num_targets == 1:
+            return engine.predict_one(x)
+        return engine.predict_outputs_one(x)
+
+    # -- scikit-learn ------------------------------------------------------
+
+    def fit(self, X, y):
+        """Learns X, y from scratch (one pass, in order) and builds the model."""
+        self.__dict__.pop("_engine", None)
+        self.learn(X, y)
+        self._model_engine()
+        return self
+
+    def partial_fit(self, X, y):
+        """Learns X, y in order, after what was learned before."""
+        self.learn(X, y)
+        return self
+
+    def learn(self, X, y):
+        """Learns X, y in order; returns each sample's a-priori prediction
+        (NaN for samples held in the warm-up window: they are predicted, and
+        counted in metrics_, once the window is full)."""
+        X = self._samples(X)
+        y = _arrays.targets(y, X.shape[0])
+        targets = 1 if y.ndim == 1 else y.shape[1]
+        if "_engine" not in self.__dict__:
+            self._start(X.shape[1], targets, 0, y_columns=y.ndim == 2)
+        answers = self._learn_rows(X, y.reshape(X.shape[0], targets))
+        return answers if self._y_columns else answers[:, 0]
+
+    def predict(self, X):
+        engine, X = self._features_for_prediction(X)
+        outputs = engine.predict(X)
+        return outputs if self._y_columns else outputs[:, 0]
+
+    def predict_with_variance(self, X):
+        """(predictions, variances): σ²(1 + zᵀPz), the predictive variance
+        of a new observation (one target only)."""
+        engine, X = self._features_for_prediction(X)
+        return engine.predict_with_variance(X)
+
+    def score(self, X, y):
+        """R² of the predictions (averaged over targets)."""
+        predictions = self.predict(X)
+        y = _arrays.targets(y, predictions.shape[0]).reshape(predictions.shape)
+        residual = ((y - predictions) ** 2).sum(axis=0)
+        total = ((y - y.mean(axis=0)) ** 2).sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r2 = np.where(total > 0, 1 - residual / total, np.where(residual > 0, 0.0, 1.0))
+        return float(np.mean(r2))
+
+    def _more_tags(self):
+        return {"multioutput": True}

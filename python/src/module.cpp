@@ -1,0 +1,542 @@
+// The compiled part of the Python module `rffstream` (`rffstream._engine`):
+// one engine class per precision over StreamEstimator, the conversions
+// from Python objects and numpy arrays, and the checks that name the row
+// and column of a bad value. The estimators' Python classes
+// (python/rffstream/) are built on it.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "options.h"
+#include "rffstream/checkpoint.h"
+#include "rffstream/feature_map_config.h"
+#include "rffstream/version.h"
+#include "stream_estimator.h"
+
+namespace py = pybind11;
+
+namespace rffstream::python {
+namespace {
+
+// A Status that is not ok as the Python exception of its kind.
+[[noreturn]] void Raise(const absl::Status& status) {
+  const std::string message(status.message());
+  switch (status.code()) {
+    case absl::StatusCode::kNotFound:
+      PyErr_SetString(PyExc_FileNotFoundError, message.c_str());
+      throw py::error_already_set();
+    case absl::StatusCode::kResourceExhausted:
+      PyErr_SetString(PyExc_MemoryError, message.c_str());
+      throw py::error_already_set();
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kDataLoss:
+      throw py::value_error(message);
+    default:
+      throw std::runtime_error(message);
+  }
+}
+
+void Check(const absl::Status& status) {
+  if (!status.ok()) Raise(status);
+}
+
+// Raises ValueError naming the first value that is not finite.
+void CheckFinite(std::span<const double> values, std::size_t columns, const char* what) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (std::isfinite(values[i])) continue;
+    throw py::value_error(absl::StrCat(what, " row ", i / columns, ", column ", i % columns, " is ",
+                                       values[i],
+                                       ": values must be finite (no NaN or inf); nothing was learned"));
+  }
+}
+
+// The values of a 2-D array of `columns` columns (scikit-learn refuses 1-D
+// arrays too: a row or a column is ambiguous).
+template <class T>
+std::span<const T> Matrix(const py::array_t<T, py::array::c_style>& array, std::size_t columns,
+                          const char* what) {
+  if (array.ndim() != 2) {
+    throw py::value_error(absl::StrCat(what, " must be 2-D (rows of samples), got ", array.ndim(),
+                                       "-D"));
+  }
+  if (static_cast<std::size_t>(array.shape(1)) != columns) {
+    throw py::value_error(absl::StrCat(what, " has ", array.shape(1),
+                                       " features, but the model is expecting ", columns,
+                                       " features as input"));
+  }
+  return std::span<const T>(array.data(), static_cast<std::size_t>(array.size()));
+}
+
+template <class Real>
+class Engine {
+ public:
+  explicit Engine(std::unique_ptr<StreamEstimator<Real>> estimator)
+      : estimator_(std::move(estimator)) {
+    const Task& task = estimator_->task();
+    num_inputs_ = static_cast<std::size_t>(task.num_inputs());
+    num_outputs_ = static_cast<std::size_t>(task.num_outputs());
+    for (int column = 0; column < task.num_fields && !task.column_names.empty(); ++column) {
+      if (IsInput(task, column)) input_names_.push_back(py::str(task.column_names[column]));
+    }
+    one_input_.resize(num_inputs_);
+    one_target_.resize(static_cast<std::size_t>(task.num_targets()));
+    one_outputs_.resize(num_outputs_);
+    one_answer_.resize(static_cast<std::size_t>(estimator_->answer_width()));
+  }
+
+  // Learns the rows of X (float64, k × inputs) with targets Y (float64, k ×
+  // targets); returns the a-priori answers (k × answer width).
+  py::array_t<double> Learn(const py::array_t<double, py::array::c_style>& x,
+                            const py::array_t<double, py::array::c_style>& y) {
+    const std::span<const double> inputs = Matrix(x, num_inputs_, "X");
+    const std::size_t num_targets = one_target_.size();
+    const std::span<const double> targets = Matrix(y, num_targets, "y");
+    if (x.shape(0) != y.shape(0)) {
+      throw py::value_error(absl::StrCat("X has ", x.shape(0), " rows but y has ", y.shape(0)));
+    }
+    CheckFinite(inputs, num_inputs_, "X");
+    CheckFinite(targets, num_targets, "y");
+    CheckClasses(targets);
+    const auto width = static_cast<std::size_t>(estimator_->answer_width());
+    py::array_t<double> answers({static_cast<py::ssize_t>(x.shape(0)), static_cast<py::ssize_t>(width)});
+    std::vector<RefusedSample> refused;
+    absl::Status learned;
+    {
+      py::gil_scoped_release release;
+      learned = estimator_->Learn(inputs, targets,
+                                  std::span<double>(answers.mutable_data(),
+                                                    static_cast<std::size_t>(answers.size())),
+                                  refused);
+    }
+    Check(learned);
+    RaiseRefused(refused);
+    return answers;
+  }
+
+  // One sample: a dict of named inputs, a sequence or a 1-D array; a target
+  // (a number, or a sequence of one per target). Returns the warm-up
+  // window's notes when this sample completed it, else None.
+  py::object LearnOne(py::handle x, py::handle y) {
+    ReadSample(x, one_input_);
+    ReadTarget(y);
+    refused_.clear();
+    const bool had_model = estimator_->has_model();
+    Check(estimator_->Learn(one_input_, one_target_, one_answer_, refused_));
+    RaiseRefused(refused_);
+    if (had_model || !estimator_->has_model()) return py::none();
+    return py::str(estimator_->TakeMessages());
+  }
+
+  // Output 0 for one sample (NaN never: see StreamEstimator::PredictOne).
+  double PredictOne(py::handle x) {
+    ReadSample(x, one_input_);
+    estimator_->PredictOne(one_input_, one_outputs_);
+    return one_outputs_[0];
+  }
+  // Every output for one sample.
+  py::array_t<double> PredictOutputsOne(py::handle x) {
+    ReadSample(x, one_input_);
+    estimator_->PredictOne(one_input_, one_outputs_);
+    return py::array_t<double>(static_cast<py::ssize_t>(one_outputs_.size()), one_outputs_.data());
+  }
+  // The index of the largest output for one sample.
+  int PredictClassOne(py::handle x) {
+    ReadSample(x, one_input_);
+    estimator_->PredictOne(one_input_, one_outputs_);
+    return static_cast<int>(std::max_element(one_outputs_.begin(), one_outputs_.end()) -
+                            one_outputs_.begin());
+  }
+
+  // Every output for the rows of X (in the model's precision): k × outputs.
+  py::array_t<double> Predict(const py::array_t<Real, py::array::c_style>& x) {
+    RequireModel();
+    const std::span<const Real> inputs = Matrix(x, num_inputs_, "X");
+    CheckFiniteReal(inputs);
+    py::array_t<double> outputs({static_cast<py::ssize_t>(x.shape(0)),
+                                 static_cast<py::ssize_t>(num_outputs_)});
+    const std::span<double> out(outputs.mutable_data(), static_cast<std::size_t>(outputs.size()));
+    {
+      py::gil_scoped_release release;
+      estimator_->Predict(inputs, out);
+    }
+    return outputs;
+  }
+
+  py::tuple PredictWithVariance(const py::array_t<Real, py::array::c_style>& x) {
+    RequireModel();
+    if (num_outputs_ != 1) {
+      throw py::value_error("predict_with_variance is for a model of one output (a regressor of one target)");
+    }
+    const std::span<const Real> inputs = Matrix(x, num_inputs_, "X");
+    CheckFiniteReal(inputs);
+    const auto rows = static_cast<py::ssize_t>(x.shape(0));
+    py::array_t<double> predictions(rows), variances(rows);
+    const std::span<double> p(predictions.mutable_data(), static_cast<std::size_t>(rows));
+    const std::span<double> v(variances.mutable_data(), static_cast<std::size_t>(rows));
+    {
+      py::gil_scoped_release release;
+      estimator_->PredictWithVariance(inputs, p, v);
+    }
+    return py::make_tuple(predictions, variances);
+  }
+
+  void EndWarmUp() {
+    absl::Status ended;
+    {
+      py::gil_scoped_release release;
+      ended = estimator_->EndWarmUp();
+    }
+    Check(ended);
+  }
+
+  py::bytes Serialize() const {
+    RequireModel();
+    absl::StatusOr<std::string> bytes = estimator_->Serialize();
+    Check(bytes.status());
+    return py::bytes(*bytes);
+  }
+  void Save(const std::string& path) const {
+    RequireModel();
+    Check(estimator_->Save(path));
+  }
+
+  // The samples held in the warm-up window: (X, y) as float64 arrays.
+  py::tuple Held() const {
+    std::vector<double> inputs, targets;
+    for (const app::WarmUpLine& line : estimator_->held()) {
+      if (line.kind != app::WarmUpLine::Kind::kData) continue;
+      inputs.insert(inputs.end(), line.inputs.begin(), line.inputs.end());
+      targets.insert(targets.end(), line.targets.begin(), line.targets.end());
+    }
+    const auto rows = static_cast<py::ssize_t>(inputs.size() / num_inputs_);
+    return py::make_tuple(
+        py::array_t<double>({rows, static_cast<py::ssize_t>(num_inputs_)}, inputs.data()),
+        py::array_t<double>({rows, static_cast<py::ssize_t>(one_target_.size())}, targets.data()));
+  }
+
+  // What the model is: its settings once built (chosen on the warm-up
+  // window when automatic), its counters.
+  py::dict Description() const {
+    const Task& task = estimator_->task();
+    py::dict description;
+    description["num_inputs"] = num_inputs_;
+    description["num_outputs"] = num_outputs_;
+    description["num_classes"] = task.num_classes;
+    description["column_names"] = task.column_names;
+    description["window"] = estimator_->window_samples();
+    description["held"] = HeldCount();
+    description["has_model"] = estimator_->has_model();
+    if (!estimator_->has_model()) return description;
+    const BasicLearner<Real>& learner = estimator_->learner();
+    const LearnerConfig& config = learner.config();
+    description["features"] = config.features.num_features;
+    description["kernel"] = std::string(KernelKindName(config.features.kernel));
+    description["gamma"] = config.features.gamma;
+    description["ridge"] = config.ridge;
+    description["forget"] = config.forgetting;
+    description["loss"] = std::string(LossName(config.loss));
+    description["samples_learned"] = learner.samples_learned();
+    description["updates"] = learner.updates();
+    description["input_offset"] = config.features.input_offset;
+    description["input_scale"] = config.features.input_scale;
+    return description;
+  }
+
+  // The running (progressive) metrics of the samples learned.
+  py::dict Metrics() const {
+    const app::ModelStage<Real>& stage = estimator_->stage();
+    py::dict metrics;
+    metrics["samples"] = estimator_->has_model() ? estimator_->learner().samples_learned() : 0;
+    if (estimator_->task().is_classifier()) {
+      metrics["accuracy"] = stage.classification().accuracy();
+      return metrics;
+    }
+    metrics["rmse"] = stage.metrics().root_mean_squared_error();
+    metrics["mae"] = stage.metrics().mean_absolute_error();
+    metrics["r2"] = stage.metrics().r_squared();
+    return metrics;
+  }
+
+  bool has_model() const { return estimator_->has_model(); }
+  int HeldCount() const {
+    int count = 0;
+    for (const app::WarmUpLine& line : estimator_->held()) {
+      count += line.kind == app::WarmUpLine::Kind::kData;
+    }
+    return count;
+  }
+  std::string TakeMessages() { return estimator_->TakeMessages(); }
+
+ private:
+  static bool IsInput(const Task& task, int column) {
+    const auto contains = [column](const std::vector<int>& columns) {
+      return std::find(columns.begin(), columns.end(), column) != columns.end();
+    };
+    return !contains(task.target_columns) && !contains(task.ignored_columns);
+  }
+
+  void RequireModel() const {
+    if (!estimator_->has_model()) throw py::value_error("no model yet: nothing was learned");
+  }
+
+  void CheckFiniteReal(std::span<const Real> values) const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (std::isfinite(values[i])) continue;
+      throw py::value_error(absl::StrCat("X row ", i / num_inputs_, ", column ", i % num_inputs_,
+                                         " is ", static_cast<double>(values[i]),
+                                         ": values must be finite (no NaN or inf)"));
+    }
+  }
+
+  void CheckClasses(std::span<const double> targets) const {
+    const int classes = estimator_->task().num_classes;
+    if (classes == 0) return;
+    for (std::size_t row = 0; row < targets.size(); ++row) {
+      const double label = targets[row];
+      if (label == std::floor(label) && label >= 0 && label < classes) continue;
+      throw py::value_error(absl::StrCat("y row ", row, " is class ", label,
+                                         ", not one of the model's ", classes,
+                                         " classes; nothing was learned"));
+    }
+  }
+
+  // A refused sample (a number too large for the model) was not learned;
+  // the others were.
+  static void RaiseRefused(const std::vector<RefusedSample>& refused) {
+    if (refused.empty()) return;
+    std::string message;
+    for (const RefusedSample& sample : refused) {
+      absl::StrAppend(&message, message.empty() ? "" : "; ", "sample ", sample.sample, ": ",
+                      sample.reason);
+    }
+    throw py::value_error(absl::StrCat(
+        message, refused.size() == 1 ? " (not learned" : " (those samples were not learned",
+        "; every other sample was)"));
+  }
+
+  // Reads a number; ValueError naming `where` when it is none or not finite.
+  static double Number(PyObject* value, const std::string& where) {
+    const double number = PyFloat_AsDouble(value);
+    if (number == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      throw py::value_error(absl::StrCat(where, " is not a number"));
+    }
+    if (!std::isfinite(number)) {
+      throw py::value_error(absl::StrCat(where, " is ", number,
+                                         ": values must be finite (no NaN or inf)"));
+    }
+    return number;
+  }
+
+  void ReadSample(py::handle x, std::vector<double>& values) const {
+    PyObject* object = x.ptr();
+    if (PyDict_Check(object)) {
+      if (input_names_.empty()) {
+        throw py::value_error(
+            "x is a dict, but this model's inputs have no names (it learned from arrays): "
+            "pass a sequence");
+      }
+      if (static_cast<std::size_t>(PyDict_Size(object)) != num_inputs_) {
+        for (auto item : py::reinterpret_borrow<py::dict>(x)) {
+          if (std::find_if(input_names_.begin(), input_names_.end(), [&](const py::str& name) {
+                return name.equal(item.first);
+              }) == input_names_.end()) {
+            throw py::value_error(absl::StrCat("x has an input the model does not know: ",
+                                               std::string(py::str(item.first))));
+          }
+        }
+      }
+      for (std::size_t i = 0; i < num_inputs_; ++i) {
+        PyObject* value = PyDict_GetItemWithError(object, input_names_[i].ptr());
+        if (value == nullptr) {
+          if (PyErr_Occurred()) throw py::error_already_set();
+          throw py::value_error(absl::StrCat("x has no input named '",
+                                             std::string(input_names_[i]), "'"));
+        }
+        values[i] = Number(value, absl::StrCat("x['", std::string(input_names_[i]), "']"));
+      }
+      return;
+    }
+    if (py::isinstance<py::array>(x)) {
+      const auto array = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(x);
+      if (!array || array.ndim() != 1) throw py::value_error("x must be a 1-D array of numbers");
+      CheckLength(static_cast<std::size_t>(array.size()));
+      for (std::size_t i = 0; i < num_inputs_; ++i) {
+        const double value = array.data()[i];
+        if (!std::isfinite(value)) {
+          throw py::value_error(absl::StrCat("x[", i, "] is ", value,
+                                             ": values must be finite (no NaN or inf)"));
+        }
+        values[i] = value;
+      }
+      return;
+    }
+    PyObject* sequence = PySequence_Fast(object, "x must be a dict of named inputs or a sequence");
+    if (sequence == nullptr) {
+      PyErr_Clear();
+      throw py::value_error("x must be a dict of named inputs or a sequence of numbers");
+    }
+    const py::object owner = py::reinterpret_steal<py::object>(sequence);
+    CheckLength(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(sequence)));
+    PyObject** items = PySequence_Fast_ITEMS(sequence);
+    for (std::size_t i = 0; i < num_inputs_; ++i) {
+      values[i] = Number(items[i], absl::StrCat("x[", i, "]"));
+    }
+  }
+
+  void CheckLength(std::size_t length) const {
+    if (length == num_inputs_) return;
+    throw py::value_error(absl::StrCat("x has ", length, " inputs, but the model is expecting ",
+                                       num_inputs_));
+  }
+
+  void ReadTarget(py::handle y) {
+    if (one_target_.size() == 1 && !PySequence_Check(y.ptr())) {
+      one_target_[0] = Number(y.ptr(), "y");
+    } else {
+      const py::sequence targets = py::reinterpret_borrow<py::sequence>(y);
+      if (targets.size() != one_target_.size()) {
+        throw py::value_error(absl::StrCat("y has ", targets.size(), " targets, but the model has ",
+                                           one_target_.size()));
+      }
+      for (std::size_t i = 0; i < one_target_.size(); ++i) {
+        one_target_[i] = Number(targets[i].ptr(), absl::StrCat("y[", i, "]"));
+      }
+    }
+    CheckClasses(one_target_);
+  }
+
+  std::unique_ptr<StreamEstimator<Real>> estimator_;
+  std::size_t num_inputs_ = 0;
+  std::size_t num_outputs_ = 0;
+  std::vector<py::str> input_names_;
+  std::vector<double> one_input_;
+  std::vector<double> one_target_;
+  std::vector<double> one_outputs_;
+  std::vector<double> one_answer_;
+  std::vector<RefusedSample> refused_;
+};
+
+// The model options from the estimators' keyword arguments (the command
+// line's names and values; any not given keeps the command line's default).
+app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
+  app::ModelOptions options;
+  for (auto item : parameters) {
+    const std::string name = py::str(item.first);
+    const py::handle value = item.second;
+    if (value.is_none()) continue;
+    options.given.Add(name);
+    if (name == "features") options.features = value.cast<int>();
+    else if (name == "map") options.map = value.cast<std::string>();
+    else if (name == "kernel") options.kernel = value.cast<std::string>();
+    else if (name == "sampler") options.sampler = value.cast<std::string>();
+    else if (name == "lengthscales") options.lengthscales = value.cast<std::string>();
+    else if (name == "gamma") options.gamma = value.cast<std::string>();
+    else if (name == "lengthscale") options.lengthscale = value.cast<double>();
+    else if (name == "ridge") options.ridge = value.cast<std::string>();
+    else if (name == "forget") options.forget = value.cast<double>();
+    else if (name == "intercept") options.intercept = value.cast<bool>();
+    else if (name == "seed") options.seed = value.cast<std::uint64_t>();
+    else if (name == "precision") options.precision = value.cast<std::string>();
+    else if (name == "loss") options.loss = value.cast<std::string>();
+    else if (name == "max_model_memory_mb") options.max_model_memory_mb = value.cast<std::int64_t>();
+    else if (name == "standardize") options.standardize = value.cast<int>();
+    else throw py::value_error(absl::StrCat("unknown model option '", name, "'"));
+  }
+  return options;
+}
+
+py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, int num_targets,
+                        int num_classes, std::vector<std::string> column_names) {
+  app::ModelOptions options = ModelOptionsFrom(parameters);
+  const EstimatorShape shape{num_inputs, num_targets, num_classes, std::move(column_names)};
+  if (options.precision == "float32") {
+    auto estimator = StreamEstimator<float>::Create(std::move(options), block, shape);
+    Check(estimator.status());
+    return py::cast(Engine<float>(*std::move(estimator)));
+  }
+  auto estimator = StreamEstimator<double>::Create(std::move(options), block, shape);
+  Check(estimator.status());
+  return py::cast(Engine<double>(*std::move(estimator)));
+}
+
+template <class Real>
+py::object ResumeEngine(absl::StatusOr<BasicCheckpoint<Real>> checkpoint, int block,
+                        const std::string& source) {
+  Check(checkpoint.status());
+  auto estimator = StreamEstimator<Real>::Resume(*std::move(checkpoint), block, source);
+  Check(estimator.status());
+  return py::cast(Engine<Real>(*std::move(estimator)));
+}
+
+// A checkpoint file of either precision.
+py::object LoadEngine(const std::string& path, int block) {
+  absl::StatusOr<int> bytes_per_number = ReadCheckpointPrecision(path);
+  Check(bytes_per_number.status());
+  if (*bytes_per_number == 4) return ResumeEngine(LoadCheckpoint<float>(path), block, path);
+  return ResumeEngine(LoadCheckpoint<double>(path), block, path);
+}
+
+// Checkpoint bytes (pickles): the precision is the header's fourth field.
+py::object EngineFromBytes(const py::bytes& data, int block) {
+  const std::string bytes = data;
+  constexpr std::size_t kPrecisionOffset = 16;
+  std::uint32_t bytes_per_number = 8;
+  if (bytes.size() >= kPrecisionOffset + 4) {
+    std::memcpy(&bytes_per_number, bytes.data() + kPrecisionOffset, 4);
+  }
+  std::istringstream in(bytes);
+  if (bytes_per_number == 4) return ResumeEngine(ReadCheckpoint<float>(in, "pickled model"), block, "pickled model");
+  return ResumeEngine(ReadCheckpoint<double>(in, "pickled model"), block, "pickled model");
+}
+
+template <class Real>
+void BindEngine(py::module_& module, const char* name) {
+  using E = Engine<Real>;
+  py::class_<E>(module, name)
+      .def("learn", &E::Learn, py::arg("X"), py::arg("y"))
+      .def("learn_one", &E::LearnOne, py::arg("x"), py::arg("y"))
+      .def("predict_one", &E::PredictOne, py::arg("x"))
+      .def("predict_outputs_one", &E::PredictOutputsOne, py::arg("x"))
+      .def("predict_class_one", &E::PredictClassOne, py::arg("x"))
+      .def("predict", &E::Predict, py::arg("X"))
+      .def("predict_with_variance", &E::PredictWithVariance, py::arg("X"))
+      .def("end_warm_up", &E::EndWarmUp)
+      .def("serialize", &E::Serialize)
+      .def("save", &E::Save, py::arg("path"))
+      .def("held", &E::Held)
+      .def("description", &E::Description)
+      .def("metrics", &E::Metrics)
+      .def("take_messages", &E::TakeMessages)
+      .def_property_readonly("has_model", &E::has_model)
+      .def_property_readonly("dtype", [](const E&) { return py::dtype::of<Real>(); });
+}
+
+}  // namespace
+}  // namespace rffstream::python
+
+PYBIND11_MODULE(_engine, module) {
+  using namespace rffstream::python;
+  module.doc() = "rffstream's compiled engine; use the classes of the rffstream package";
+  BindEngine<double>(module, "Engine64");
+  BindEngine<float>(module, "Engine32");
+  module.def("create", &CreateEngine, py::arg("parameters"), py::arg("block"),
+             py::arg("num_inputs"), py::arg("num_targets"), py::arg("num_classes"),
+             py::arg("column_names"));
+  module.def("load", &LoadEngine, py::arg("path"), py::arg("block"));
+  module.def("from_bytes", &EngineFromBytes, py::arg("data"), py::arg("block"));
+  module.attr("version") = std::string(rffstream::kVersion);
+  module.attr("checkpoint_format") = rffstream::kCheckpointFormatVersion;
+}
