@@ -150,6 +150,10 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
     // Nothing pending uses it, but it is saved and read: keep it finite.
     std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
+    // This pass only settled P, element by element as the next one would
+    // have: the next goes the way it would have gone, so that the samples
+    // after a refused one are learned with the same bits as without it.
+    next_pass_bottom_up_ = !next_pass_bottom_up_;
     return false;
   }
   gain_.swap(product_);

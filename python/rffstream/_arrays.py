@@ -59,13 +59,13 @@ def samples(X, dtype=np.float64, *, owner="the model", expected=None):
         raise ValueError("X is None: expected a 2-D array of samples")
     array = _numbers(X, "X", dtype)
     if array.ndim != 2:
-        raise ValueError(f"Expected a 2-D array of samples, got a {array.ndim}-D one: reshape "
-                         "a single feature with X.reshape(-1, 1), a single sample with "
-                         "X.reshape(1, -1)")
-    if array.shape[0] == 0:
-        raise ValueError(f"X has 0 samples (shape {array.shape}): a minimum of 1 is required")
-    if array.shape[1] == 0:
-        raise ValueError(f"X has 0 features (shape {array.shape}): a minimum of 1 is required")
+        raise ValueError(f"Expected a 2-D array of samples, got a {array.ndim}-D one. Reshape "
+                         "your data: X.reshape(-1, 1) for a single feature, X.reshape(1, -1) "
+                         "for a single sample")
+    for axis, what in enumerate(("sample", "feature")):
+        if array.shape[axis] == 0:
+            raise ValueError(f"X has 0 {what}(s) (shape={array.shape}) while a minimum of 1 is "
+                             "required.")
     if expected is not None and array.shape[1] != expected:
         raise ValueError(f"X has {array.shape[1]} features, but {owner} is expecting "
                          f"{expected} features as input")

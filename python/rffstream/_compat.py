@@ -5,12 +5,15 @@ else stand-ins with the same get_params/set_params: the River habits
 
 try:
     from sklearn.base import BaseEstimator
-    from sklearn.exceptions import NotFittedError
+    from sklearn.exceptions import DataConversionWarning, NotFittedError
 except ImportError:
     import inspect
 
     class NotFittedError(ValueError, AttributeError):
         """A model used before it learned anything."""
+
+    class DataConversionWarning(UserWarning):
+        """Data in a form other than the one expected, converted."""
 
     class BaseEstimator:
         """get_params/set_params over the __init__ keyword arguments."""

@@ -1,9 +1,12 @@
 """rffstream.Classifier: one-vs-rest classification on random Fourier
 features, by least squares or by the hinge loss (AROW), learned online."""
 
+import warnings
+
 import numpy as np
 
 from . import _arrays
+from ._compat import DataConversionWarning
 from ._estimator import DEFAULT_BLOCK, StreamingEstimator
 
 
@@ -63,6 +66,8 @@ class Classifier(StreamingEstimator):
     def _class_indices(self, y):
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
+            warnings.warn("A column-vector y was passed when a 1d array was expected: it is "
+                          "read as one label per sample", DataConversionWarning, stacklevel=3)
             y = y[:, 0]
         if y.ndim != 1:
             raise ValueError(f"y must hold one label per sample, got shape {y.shape}")
@@ -122,29 +127,33 @@ class Classifier(StreamingEstimator):
         labels = self.classes if self.classes is not None else self._labels_of(
             _arrays.targets(y, X.shape[0]) if y is None else y)
         self._start_classes(labels, X.shape[1])
-        self.learn(X, y)
+        self._learn(X, y, None)
         self._model_engine()
         return self
 
     def partial_fit(self, X, y, classes=None):
         """Learns X, y in order, after what was learned before; the first
         call needs the classes (here, or given to the constructor)."""
-        if "_engine" not in self.__dict__:
-            labels = classes if classes is not None else self.classes
-            if labels is None:
-                raise ValueError("the first partial_fit needs classes=[every label] (or "
-                                 "Classifier(classes=...))")
-            self._start_classes(labels, self._samples(X).shape[1])
-        self.learn(X, y)
+        self._learn(X, y, classes)
         return self
 
     def learn(self, X, y):
         """Learns X, y in order; returns the label predicted for each sample
         before learning it (None for samples held in the warm-up window:
         they are predicted, and counted in metrics_, once it is full)."""
+        return self._learn(X, y, None)
+
+    def _learn(self, X, y, classes):
         X = self._samples(X)
+        if "_engine" not in self.__dict__:
+            labels = classes if classes is not None else self.classes
+            if labels is None:
+                raise ValueError("the first partial_fit or learn needs the classes: "
+                                 "classes=[every label] (or Classifier(classes=...))")
+            self._start_classes(labels, X.shape[1])
         if y is None:
             _arrays.targets(y, X.shape[0])
+        y = np.asarray(y)
         if len(y) != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} samples but y has {len(y)}")
         answers = self._learn_rows(X, self._class_indices(y).reshape(-1, 1))[:, 0]

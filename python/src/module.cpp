@@ -403,7 +403,8 @@ class Engine {
   }
 
   void ReadTarget(py::handle y) {
-    if (one_target_.size() == 1 && !PySequence_Check(y.ptr())) {
+    if (one_target_.size() == 1 && (!PySequence_Check(y.ptr()) || PyUnicode_Check(y.ptr()) ||
+                                    PyBytes_Check(y.ptr()))) {
       one_target_[0] = Number(y.ptr(), "y");
     } else {
       const py::sequence targets = py::reinterpret_borrow<py::sequence>(y);

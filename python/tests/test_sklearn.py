@@ -1,0 +1,81 @@
+"""scikit-learn habits: the estimator checks, clone, cross-validation,
+grid search and pipelines."""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import check_estimator
+
+import rffstream
+
+# pandas is not a dependency: the checks that feed DataFrames skip themselves.
+NEEDS_PANDAS = {"check_regressor_data_not_an_array", "check_classifier_data_not_an_array"}
+
+
+@pytest.mark.parametrize("estimator", [
+    rffstream.Regressor(),
+    rffstream.Regressor(precision="float32", features=64),
+    rffstream.Classifier(),
+    rffstream.Classifier(loss="hinge", features=64),
+], ids=repr)
+def test_estimator_checks_pass(estimator):
+    failures = []
+    for instance, check in check_estimator(estimator, generate_only=True):
+        name = getattr(check, "func", check).__name__
+        try:
+            check(instance)
+        except Exception as error:  # noqa: BLE001 - every check's failure is collected
+            if name in NEEDS_PANDAS and type(error).__name__ == "SkipTest":
+                continue
+            failures.append(f"{name}: {error!r}")
+    assert failures == []
+
+
+def test_clone_cross_validation_and_grid_search(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor(features=128, gamma=0.5, ridge=1e-3)
+    copy = clone(model)
+    assert copy.get_params() == model.get_params()
+    scores = cross_val_score(model, X[:600], y[:600], cv=3)
+    assert scores.min() > 0.5
+    search = GridSearchCV(rffstream.Regressor(features=128, standardize=0, ridge=1e-3),
+                          {"gamma": [0.01, 0.5]}, cv=3).fit(X[:600], y[:600])
+    assert search.best_params_ == {"gamma": 0.5}
+
+
+def test_pipeline_and_classifier_cross_validation(class_stream):
+    X, y = class_stream
+    pipeline = make_pipeline(StandardScaler(), rffstream.Classifier(features=128))
+    assert cross_val_score(pipeline, X, y, cv=3).min() > 0.9
+
+
+def test_partial_fit_continues_and_fit_starts_over(regression_stream):
+    X, y = regression_stream
+    streamed = rffstream.Regressor(block=1)
+    for start in range(0, 1500, 100):
+        streamed.partial_fit(X[start:start + 100], y[start:start + 100])
+    whole = rffstream.Regressor(block=1).fit(X, y)
+    np.testing.assert_allclose(streamed.predict(X), whole.predict(X), rtol=0, atol=1e-12)
+    whole.fit(X[:500], y[:500])
+    assert whole.metrics_["samples"] == 500
+
+
+def test_predict_during_the_warm_up_ends_it_with_the_samples_held(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor(block=1).partial_fit(X[:100], y[:100])
+    assert not model.model_["has_model"] and model.model_["held"] == 100
+    predicted = model.predict(X[:5])
+    assert model.model_["has_model"] and model.metrics_["samples"] == 100
+    # The same as a stream of those 100 samples, ended.
+    ended = rffstream.Regressor(block=1).fit(X[:100], y[:100])
+    np.testing.assert_array_equal(predicted, ended.predict(X[:5]))
+
+
+def test_variance_grows_away_from_the_data(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor().fit(X, y)
+    near, far = model.predict_with_variance(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]))[1]
+    assert 0 < near < far
