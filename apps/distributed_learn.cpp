@@ -273,6 +273,7 @@ int RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
   options.output.predictions = ForRank(options.output.predictions, world.rank());
   if (world.rank() != 0) {
     options.output.quiet = true;      // rank 0 reports for all
+    options.output.metrics_out.clear();
     options.checkpoint.save.clear();  // and saves the merged model
   }
   absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);

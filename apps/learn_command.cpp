@@ -59,10 +59,17 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
     if (fd != STDIN_FILENO) ::close(fd);
     return kExitIoError;
   }
+  absl::StatusOr<MetricsLog> metrics_log =
+      MetricsLog::Open(options.output.metrics_out, options.output.progress_every);
+  if (!metrics_log.ok()) {
+    std::fprintf(stderr, "%s: %s\n", command, std::string(metrics_log.status().message()).c_str());
+    if (fd != STDIN_FILENO) ::close(fd);
+    return kExitIoError;
+  }
   LineReader reader(fd, static_cast<std::size_t>(options.input_format.max_line_bytes));
   reader.KeepShare(share);
   LearnRun<Real> run(options, mode, *writer, options.input == "-" ? "stdin" : options.input,
-                     coordinator);
+                     *std::move(metrics_log), fd, coordinator);
   int exit_code = kExitSuccess;
   if (checkpoint.has_value()) exit_code = run.Resume(*std::move(checkpoint), load_path);
   if (exit_code == kExitSuccess) exit_code = run.Run(reader);

@@ -3,7 +3,8 @@
 // What `learn` and `predict` make of the pipeline's outcomes: one output
 // line per input line (the answer, or an empty line for a blank or bad
 // one), a message for each bad line (the first few), the progress table as
-// labelled lines are scored, and the summary at the end.
+// labelled lines are scored, and the summary at the end; the learning
+// curve for --metrics_out and, reading a file on a terminal, a progress line.
 #ifndef RFFSTREAM_APPS_LEARN_OUTPUT_H_
 #define RFFSTREAM_APPS_LEARN_OUTPUT_H_
 
@@ -12,11 +13,14 @@
 #include <cstdio>
 #include <string>
 
+#include "absl/status/status.h"
 #include "line_outcome.h"
+#include "metrics_log.h"
 #include "model_stage.h"
 #include "options.h"
 #include "prediction_writer.h"
 #include "printable_text.h"
+#include "progress_line.h"
 #include "progress_table.h"
 
 namespace rffstream::app {
@@ -32,12 +36,14 @@ template <class Real>
 class LearnOutput : public OutcomeSink {
  public:
   LearnOutput(PredictionWriter& writer, std::FILE* log, const OutputOptions& options,
-              std::string input_name)
+              std::string input_name, MetricsLog metrics_log, ProgressLine progress_line)
       : writer_(writer),
         log_(log),
         options_(options),
         input_name_(std::move(input_name)),
-        progress_(log, options.progress_every) {}
+        progress_(log, options.progress_every),
+        metrics_log_(std::move(metrics_log)),
+        progress_line_(progress_line) {}
 
   // The model stage whose metrics the progress table shows.
   void Watch(const ModelStage<Real>& model) { model_ = &model; }
@@ -46,8 +52,10 @@ class LearnOutput : public OutcomeSink {
   void ContinueProgress() {
     if (model_->task().is_classifier()) {
       progress_.ContinueFrom(model_->classification());
+      metrics_log_.ContinueFrom(model_->classification());
     } else {
       progress_.ContinueFrom(model_->metrics());
+      metrics_log_.ContinueFrom(model_->metrics());
     }
   }
 
@@ -55,7 +63,8 @@ class LearnOutput : public OutcomeSink {
     switch (outcome.kind) {
       case LineOutcome::Kind::kAnswer:
         writer_.WriteValues(outcome.values);
-        if (outcome.scored && !options_.quiet) UpdateProgress();
+        if (outcome.scored) UpdateProgress();
+        progress_line_.Update(++answered_);
         return true;
       case LineOutcome::Kind::kHeld:
         return true;
@@ -67,6 +76,7 @@ class LearnOutput : public OutcomeSink {
     }
     ++rejected_;
     if (rejected_ <= options_.max_error_messages || options_.strict) {
+      progress_line_.Clear();
       std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %s%s\n", input_name_.c_str(),
                    outcome.line_number, EscapeForLog(outcome.reason).c_str(),
                    options_.strict ? "" : " (skipped)");
@@ -79,6 +89,13 @@ class LearnOutput : public OutcomeSink {
   // This run's own counts (a data-parallel run reports every process's).
   RunTotals Totals(std::int64_t lines_read) const {
     return {lines_read, model_->predicted_only(), rejected_};
+  }
+
+  // The last row of --metrics_out; names the file if writing it failed.
+  [[nodiscard]] absl::Status FinishMetricsLog() {
+    progress_line_.Clear();
+    return model_->task().is_classifier() ? metrics_log_.Finish(model_->classification())
+                                          : metrics_log_.Finish(model_->metrics());
   }
 
   void PrintSummary(const RunTotals& totals, const char* scored_verb) {
@@ -115,10 +132,21 @@ class LearnOutput : public OutcomeSink {
 
  private:
   void UpdateProgress() {
-    if (model_->task().is_classifier()) {
-      progress_.Update(model_->classification());
+    const bool classifier = model_->task().is_classifier();
+    const std::int64_t count =
+        classifier ? model_->classification().count() : model_->metrics().count();
+    if (!options_.quiet && progress_.RowDueAt(count)) {
+      progress_line_.Clear();
+      if (classifier) {
+        progress_.Update(model_->classification());
+      } else {
+        progress_.Update(model_->metrics());
+      }
+    }
+    if (classifier) {
+      metrics_log_.Update(model_->classification());
     } else {
-      progress_.Update(model_->metrics());
+      metrics_log_.Update(model_->metrics());
     }
   }
 
@@ -127,8 +155,11 @@ class LearnOutput : public OutcomeSink {
   const OutputOptions options_;
   const std::string input_name_;
   ProgressTable progress_;
+  MetricsLog metrics_log_;
+  ProgressLine progress_line_;
   const ModelStage<Real>* model_ = nullptr;
   std::int64_t rejected_ = 0;
+  std::int64_t answered_ = 0;
 };
 
 }  // namespace rffstream::app

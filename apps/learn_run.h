@@ -54,13 +54,17 @@ template <class Real>
 class LearnRun {
  public:
   // `coordinator`: the processes this run learns with (nullptr: none).
+  // `metrics_log`: --metrics_out, opened; `input_fd`: the input, whose
+  // progress a terminal is shown.
   LearnRun(const StreamOptions& options, RunMode mode, PredictionWriter& writer,
-           std::string input_name, RunCoordinator<Real>* coordinator = nullptr)
+           std::string input_name, MetricsLog metrics_log, int input_fd,
+           RunCoordinator<Real>* coordinator = nullptr)
       : mode_(mode),
         coordinator_(coordinator),
         writer_(writer),
         input_name_(std::move(input_name)),
-        output_(writer, stderr, options.output, input_name_),
+        output_(writer, stderr, options.output, input_name_, std::move(metrics_log),
+                ProgressLine(stderr, input_fd, !options.output.quiet)),
         pipeline_(Settings(options, mode, input_name_), output_),
         schedule_(mode == RunMode::kLearn ? options.checkpoint.save : "",
                   options.checkpoint.save_every, absl::Seconds(options.checkpoint.save_interval)),
@@ -134,6 +138,10 @@ class LearnRun {
     }
     if (absl::Status status = writer_.Close(); !status.ok() && !writer_.reader_gone()) {
       std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
+      return kExitIoError;
+    }
+    if (absl::Status logged = output_.FinishMetricsLog(); !logged.ok()) {
+      std::fprintf(stderr, "rffstream: %s\n", std::string(logged.message()).c_str());
       return kExitIoError;
     }
     if (!reports) return kExitSuccess;

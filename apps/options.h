@@ -70,6 +70,7 @@ struct ModelOptions {
 // What a stream's answers hold and how its progress and errors are shown.
 struct OutputOptions {
   std::string predictions;  // learn: "" = none, "-" = standard output
+  std::string metrics_out;  // the learning curve as JSON lines: "" = none
   bool quiet = false;
   bool strict = false;
   std::int64_t progress_every = 0;

@@ -26,6 +26,8 @@ class ProgressTable {
   void ContinueFrom(const RegressionMetrics& metrics);
   void ContinueFrom(const ClassificationMetrics& metrics);
 
+  // Whether Update() prints a row at `count` samples.
+  bool RowDueAt(std::int64_t count) const { return count >= next_row_at_; }
   // Call after each learned sample; prints a row when one is due.
   void Update(const RegressionMetrics& metrics);
   void Update(const ClassificationMetrics& metrics);

@@ -9,6 +9,10 @@ ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
 ABSL_FLAG(std::string, predictions, "",
           "write one line per input line (after the header) to FILE, - for standard "
           "output: the a-priori prediction, or an empty line for a blank or rejected line");
+ABSL_FLAG(std::string, metrics_out, "",
+          "write the learning curve to FILE as JSON lines: samples, progressive error so far and "
+          "since the last row, r2 or accuracy, samples/s, elapsed seconds (rows at about 10 a "
+          "decade of samples, or every --progress_every; plot: python3 -m rffstream.plot FILE)");
 ABSL_FLAG(bool, quiet, false, "print no progress table or summary on standard error");
 ABSL_FLAG(bool, strict, false, "stop with exit code 3 at the first malformed line");
 ABSL_FLAG(int64_t, progress_every, 0,
@@ -43,6 +47,7 @@ StreamOptions StreamOptionsFromFlags() {
   options.model = ModelOptionsFromFlags();
   OutputOptions& output = options.output;
   output.predictions = absl::GetFlag(FLAGS_predictions);
+  output.metrics_out = absl::GetFlag(FLAGS_metrics_out);
   output.quiet = absl::GetFlag(FLAGS_quiet);
   output.strict = absl::GetFlag(FLAGS_strict);
   output.progress_every = absl::GetFlag(FLAGS_progress_every);
