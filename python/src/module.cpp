@@ -326,15 +326,17 @@ class Engine {
         "; every other sample was)"));
   }
 
-  // Reads a number; ValueError naming `where` when it is none or not finite.
-  static double Number(PyObject* value, const std::string& where) {
+  // Reads a number; ValueError naming it (`where()`: its name, made only
+  // for the message) when it is none or not finite.
+  template <class Where>
+  static double Number(PyObject* value, const Where& where) {
     const double number = PyFloat_AsDouble(value);
     if (number == -1.0 && PyErr_Occurred()) {
       PyErr_Clear();
-      throw py::value_error(absl::StrCat(where, " is not a number"));
+      throw py::value_error(absl::StrCat(where(), " is not a number"));
     }
     if (!std::isfinite(number)) {
-      throw py::value_error(absl::StrCat(where, " is ", number,
+      throw py::value_error(absl::StrCat(where(), " is ", number,
                                          ": values must be finite (no NaN or inf)"));
     }
     return number;
@@ -365,7 +367,9 @@ class Engine {
           throw py::value_error(absl::StrCat("x has no input named '",
                                              std::string(input_names_[i]), "'"));
         }
-        values[i] = Number(value, absl::StrCat("x['", std::string(input_names_[i]), "']"));
+        values[i] = Number(value, [&] {
+          return absl::StrCat("x['", std::string(input_names_[i]), "']");
+        });
       }
       return;
     }
@@ -392,7 +396,7 @@ class Engine {
     CheckLength(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(sequence)));
     PyObject** items = PySequence_Fast_ITEMS(sequence);
     for (std::size_t i = 0; i < num_inputs_; ++i) {
-      values[i] = Number(items[i], absl::StrCat("x[", i, "]"));
+      values[i] = Number(items[i], [i] { return absl::StrCat("x[", i, "]"); });
     }
   }
 
@@ -405,7 +409,7 @@ class Engine {
   void ReadTarget(py::handle y) {
     if (one_target_.size() == 1 && (!PySequence_Check(y.ptr()) || PyUnicode_Check(y.ptr()) ||
                                     PyBytes_Check(y.ptr()))) {
-      one_target_[0] = Number(y.ptr(), "y");
+      one_target_[0] = Number(y.ptr(), [] { return "y"; });
     } else {
       const py::sequence targets = py::reinterpret_borrow<py::sequence>(y);
       if (targets.size() != one_target_.size()) {
@@ -413,7 +417,7 @@ class Engine {
                                            one_target_.size()));
       }
       for (std::size_t i = 0; i < one_target_.size(); ++i) {
-        one_target_[i] = Number(targets[i].ptr(), absl::StrCat("y[", i, "]"));
+        one_target_[i] = Number(targets[i].ptr(), [i] { return absl::StrCat("y[", i, "]"); });
       }
     }
     CheckClasses(one_target_);
