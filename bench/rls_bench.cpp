@@ -4,6 +4,7 @@
 //   build/bench/rls_bench --benchmark_filter='BM_Learn(Eigen)?/float/1/'
 //   build/bench/rls_bench --benchmark_filter='BM_Learn(Eigen)?/float/64/1024$'  (blocks of 64)
 //   build/bench/rls_bench --benchmark_filter='BM_(Learn|PassBandwidth)/float'  (fraction of the bound)
+//   build/bench/rls_bench --benchmark_filter='Threads/float'  (2 threads against 1, and both cores' bound)
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "Eigen/Dense"
 #include "eigen_rls.h"
 #include "rffstream/rls.h"
+#include "rffstream/thread_pool.h"
 
 namespace rffstream {
 namespace {
@@ -72,6 +74,55 @@ void BM_PassBandwidth(benchmark::State& state) {
 BENCHMARK(BM_PassBandwidth<float>)->Name("BM_PassBandwidth/float")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 BENCHMARK(BM_PassBandwidth<double>)->Name("BM_PassBandwidth/double")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 
+// One sample at a time with the pass over P split across a pool:
+// BM_LearnThreads/<precision>/threads:<N>/D:<D>, wall-clock time (the
+// helpers' work counts), threads:1 being the same code without a pool.
+template <class Real>
+void BM_LearnThreads(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  const int dimension = static_cast<int>(state.range(1));
+  BasicRls<Real> rls(dimension, kRidge, 1.0);
+  if (threads > 1) rls.SetThreadPool(std::make_shared<ThreadPool>(threads));
+  const auto samples = MakeFeatures<Real>(dimension);
+  int t = 0;
+  for (auto _ : state) {
+    const std::vector<Real>& z = samples[t++ % kDistinctSamples];
+    benchmark::DoNotOptimize(rls.Learn(z, z[0]));
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
+}
+BENCHMARK(BM_LearnThreads<float>)->Name("BM_LearnThreads/float")->ArgNames({"threads", "D"})
+    ->ArgsProduct({{1, 2}, {256, 1024, 4096}})->UseRealTime();
+BENCHMARK(BM_LearnThreads<double>)->Name("BM_LearnThreads/double")->ArgNames({"threads", "D"})
+    ->ArgsProduct({{1, 2}, {256, 1024, 4096}})->UseRealTime();
+
+// The bound for N threads: each makes the read-modify-write pass of
+// BM_PassBandwidth over its own share of P's bytes, in the same pool, so
+// its bytes_per_second is the cores' combined bandwidth at that size.
+template <class Real>
+void BM_PassBandwidthThreads(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  const int dimension = static_cast<int>(state.range(1));
+  std::vector<Real> buffer(TriangleBytes<Real>(dimension) / sizeof(Real), Real{1});
+  ThreadPool pool(threads);
+  const std::size_t share = buffer.size() / threads;
+  const Real factor = Real{0.999};
+  auto part = [&](int index) {
+    Real* begin = buffer.data() + share * index;
+    Real* end = index + 1 == threads ? buffer.data() + buffer.size() : begin + share;
+    for (Real* value = begin; value != end; ++value) *value = *value * factor + Real{1e-3};
+    benchmark::DoNotOptimize(begin);
+  };
+  for (auto _ : state) {
+    pool.Run(threads, part);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
+}
+BENCHMARK(BM_PassBandwidthThreads<float>)->Name("BM_PassBandwidthThreads/float")
+    ->ArgNames({"threads", "D"})->ArgsProduct({{1, 2}, {256, 1024, 4096}})->UseRealTime();
+
 template <class Real>
 void BM_LearnEigen(benchmark::State& state) {
   const int dimension = static_cast<int>(state.range(0));
@@ -96,6 +147,8 @@ template <class Real>
 void BM_LearnBlock(benchmark::State& state, int block) {
   const int dimension = static_cast<int>(state.range(0));
   BasicRls<Real> rls(dimension, kRidge, 1.0);
+  // BM_LearnBlockThreads: a second argument, the pool's threads.
+  if (state.range(1) > 1) rls.SetThreadPool(std::make_shared<ThreadPool>(state.range(1)));
   const auto samples = MakeFeatures<Real>(dimension);
   std::vector<Real> rows, targets(block), priors(block);
   for (int s = 0; s < block; ++s) {
@@ -141,7 +194,7 @@ void RegisterBlocks(const std::string& prefix, Function function) {
   for (int block : {16, 64, 256}) {
     benchmark::internal::Benchmark* registered = benchmark::RegisterBenchmark(
         (prefix + "/" + std::to_string(block)).c_str(), function, block);
-    for (int dimension : {64, 256, 1024, 2048, 4096}) registered->Arg(dimension);
+    for (int dimension : {64, 256, 1024, 2048, 4096}) registered->Args({dimension, 1});
   }
 }
 const bool kBlocksRegistered = [] {
@@ -149,6 +202,14 @@ const bool kBlocksRegistered = [] {
   RegisterBlocks("BM_Learn/double", BM_LearnBlock<double>);
   RegisterBlocks("BM_LearnEigen/float", BM_LearnEigenBlock<float>);
   RegisterBlocks("BM_LearnEigen/double", BM_LearnEigenBlock<double>);
+  // Blocks of 64 with the products split across a pool, wall-clock time:
+  // BM_LearnBlockThreads/<precision>/64/D:<D>/threads:<N>.
+  for (const char* precision : {"float", "double"}) {
+    auto* registered = benchmark::RegisterBenchmark(
+        (std::string("BM_LearnBlockThreads/") + precision + "/64").c_str(),
+        precision == std::string("float") ? BM_LearnBlock<float> : BM_LearnBlock<double>, 64);
+    registered->ArgNames({"D", "threads"})->ArgsProduct({{256, 1024, 4096}, {1, 2}})->UseRealTime();
+  }
   return true;
 }();
 

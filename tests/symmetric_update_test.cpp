@@ -1,6 +1,7 @@
 // Every SIMD kernel's RLS pass over P (UpdateAndMultiplySymmetric) against a
 // dense double-precision Eigen evaluation of the same formula.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -26,11 +27,12 @@ struct Case {
   bool second_update;
   bool aligned;  // rows start on a 64-byte boundary (the learner's layout)
   bool bottom_up;
+  int ranges = 1;  // the rows cut into this many ranges, each with its own product
 };
 
 template <class Real>
 using UpdateFunction = void (*)(Real*, int, Real, const Real*, Real, const Real*, Real, bool,
-                                const Real*, Real*);
+                                const Real*, Real*, int, int);
 
 template <class Real>
 UpdateFunction<Real> UpdateOf(const SimdKernelTable& kernels) {
@@ -45,7 +47,8 @@ template <class Real>
 void CheckKernel(const SimdKernelTable& kernels, const Case& test_case) {
   INFO("kernel " << kernels.name << ", dimension " << test_case.dimension << ", scale "
                  << test_case.scale << ", second update " << test_case.second_update
-                 << ", aligned " << test_case.aligned << ", bottom up " << test_case.bottom_up);
+                 << ", aligned " << test_case.aligned << ", bottom up " << test_case.bottom_up
+                 << ", ranges " << test_case.ranges);
   const int d = test_case.dimension;
   const std::size_t stride = PaddedLength(d);
   RandomEngine random(1234 + d);
@@ -81,9 +84,25 @@ void CheckKernel(const SimdKernelTable& kernels, const Case& test_case) {
   if (test_case.second_update) expected -= b * vector(g) * vector(g).transpose();
   const Eigen::VectorXd expected_product = expected * vector(z);
 
-  UpdateOf<Real>(kernels)(matrix, d, static_cast<Real>(test_case.scale), u.data(), a,
-                          test_case.second_update ? g.data() : nullptr, b, test_case.bottom_up,
-                          z.data(), product.data());
+  // Ranges at uneven places (not multiples of the row block or of a
+  // vector), each summing into its own product, added up afterwards from
+  // its first row on, as the threaded RLS pass does.
+  std::vector<int> bounds{0};
+  for (int r = 1; r < test_case.ranges; ++r) {
+    bounds.push_back(std::clamp(d * r / test_case.ranges + r % 2, bounds.back(), d));
+  }
+  bounds.push_back(d);
+  for (int r = 0; r + 1 < static_cast<int>(bounds.size()); ++r) {
+    if (bounds[r] >= bounds[r + 1]) continue;
+    AlignedVector<Real> part(stride, Real{0});
+    UpdateOf<Real>(kernels)(matrix, d, static_cast<Real>(test_case.scale), u.data(), a,
+                            test_case.second_update ? g.data() : nullptr, b, test_case.bottom_up,
+                            z.data(), r == 0 ? product.data() : part.data(), bounds[r],
+                            bounds[r + 1]);
+    if (r == 0) continue;
+    for (int i = 0; i < bounds[r]; ++i) REQUIRE(part[i] == Real{0});
+    for (std::size_t i = bounds[r]; i < stride; ++i) product[i] += part[i];
+  }
 
   const double tolerance = kTolerance<Real> * expected.cwiseAbs().maxCoeff();
   for (int i = 0; i < d; ++i) {
@@ -111,7 +130,10 @@ TEMPLATE_TEST_CASE("Every kernel's pass over P matches the dense formula", "[rls
         for (const bool second_update : {false, true}) {
           for (const bool aligned : {true, false}) {
             for (const bool bottom_up : {false, true}) {
-              CheckKernel<TestType>(*kernels, {dimension, scale, second_update, aligned, bottom_up});
+              for (const int ranges : {1, 2, 3}) {
+                CheckKernel<TestType>(*kernels,
+                                      {dimension, scale, second_update, aligned, bottom_up, ranges});
+              }
             }
           }
         }

@@ -163,13 +163,31 @@ bool BasicLearner<Real>::LearnRowHinge(std::span<const Real> row, std::span<cons
 }
 
 template <class Real>
+void BasicLearner<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
+  for (BasicRls<Real>& rls : rls_) rls.SetThreadPool(pool);
+  pool_ = std::move(pool);
+}
+
+template <class Real>
 int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                                     std::span<Real> priors) {
   const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
   const std::size_t num_features = static_cast<std::size_t>(feature_map_.num_features());
   const std::size_t row_length = static_cast<std::size_t>(this->row_length());
   block_features_.resize(k * num_features);
-  feature_map_.MapBlock(inputs, block_features_);
+  const std::size_t input_dimension = static_cast<std::size_t>(this->input_dimension());
+  const int parts = pool_ == nullptr ? 1 : static_cast<int>(std::min<std::size_t>(pool_->size(), k));
+  auto map_rows = [&](int index) {
+    const std::size_t first = k * index / parts, end = k * (index + 1) / parts;
+    feature_map_.MapBlock(inputs.subspan(first * input_dimension, (end - first) * input_dimension),
+                          std::span<Real>(block_features_).subspan(first * num_features,
+                                                                   (end - first) * num_features));
+  };
+  if (parts > 1) {
+    pool_->Run(parts, map_rows);
+  } else {
+    map_rows(0);
+  }
   if (!config_.intercept) return LearnRowBlock(block_features_, targets, priors);
   block_rows_.resize(k * row_length);
   for (std::size_t s = 0; s < k; ++s) {

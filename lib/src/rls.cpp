@@ -76,6 +76,8 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
       refresh_gain_(stride_, Real{0}),
       product_(stride_, Real{0}),
       features_(stride_, Real{0}),
+      row_bounds_(RowParts(dimension)),
+      partial_products_((row_bounds_.size() - 2) * stride_, Real{0}),
       noise_sums_(num_outputs, Real{0}) {
   assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1 && num_outputs >= 1);
   for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(1.0 / ridge);
@@ -100,14 +102,7 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   assert(static_cast<int>(targets.size()) == num_outputs_);
   // Settle the previous sample's updates of P while computing P z.
   std::copy(z.begin(), z.end(), features_.begin());
-  internal::UpdateAndMultiplySymmetric(
-      covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
-      pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
-      next_pass_bottom_up_, features_.data(), product_.data());
-  next_pass_bottom_up_ = !next_pass_bottom_up_;
-  pending_scale_ = 1;
-  pending_gain_weight_ = 0;
-  pending_refresh_weight_ = 0;
+  PassOverCovariance();
   // A <- β A + z zᵀ. With P the settled matrix: u = P z / β, c = 1 + zᵀu,
   // w += u e / c for each output and P <- P / β - u uᵀ / c (left pending).
   // Everything is computed into scratch (u in product_, the weights in
@@ -185,14 +180,72 @@ void BasicRls<Real>::SettlePendingUpdates() {
     return;
   }
   std::fill(features_.begin(), features_.end(), Real{0});
-  internal::UpdateAndMultiplySymmetric(
-      covariance_.data(), dimension_, pending_scale_, gain_.data(), pending_gain_weight_,
-      pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr, pending_refresh_weight_,
-      next_pass_bottom_up_, features_.data(), product_.data());
+  PassOverCovariance();
+}
+
+template <class Real>
+void BasicRls<Real>::PassOverCovariance() {
+  const int parts = static_cast<int>(row_bounds_.size()) - 1;
+  const Real* refresh = pending_refresh_weight_ != Real{0} ? refresh_gain_.data() : nullptr;
+  const auto product_of = [&](int part) {
+    return part == 0 ? product_.data()
+                     : partial_products_.data() + static_cast<std::size_t>(part - 1) * stride_;
+  };
+  // A thread's parts in the direction of the pass, so that each part starts
+  // on rows the previous pass left in the caches.
+  const int threads = pool_ == nullptr ? 1 : std::min(pool_->size(), parts);
+  auto run = [&](int thread) {
+    const int first = parts * thread / threads, end = parts * (thread + 1) / threads;
+    for (int step = 0; step < end - first; ++step) {
+      const int part = next_pass_bottom_up_ ? end - 1 - step : first + step;
+      internal::UpdateAndMultiplySymmetric(covariance_.data(), dimension_, pending_scale_,
+                                           gain_.data(), pending_gain_weight_, refresh,
+                                           pending_refresh_weight_, next_pass_bottom_up_,
+                                           features_.data(), product_of(part), row_bounds_[part],
+                                           row_bounds_[part + 1]);
+    }
+  };
+  if (threads == 1) {
+    run(0);
+  } else {
+    pool_->Run(threads, run);
+  }
+  // The parts' products added in one order whatever the threads: a part's
+  // product is zero below its first row (symmetric_update.h).
+  for (int part = 1; part < parts; ++part) {
+    const Real* partial = product_of(part);
+    for (std::size_t j = static_cast<std::size_t>(row_bounds_[part]); j < stride_; ++j) {
+      product_[j] += partial[j];
+    }
+  }
   next_pass_bottom_up_ = !next_pass_bottom_up_;
   pending_scale_ = 1;
   pending_gain_weight_ = 0;
   pending_refresh_weight_ = 0;
+}
+
+template <class Real>
+std::vector<int> BasicRls<Real>::RowParts(int dimension) {
+  // Parts of P's triangle with equal shares of its D(D+1)/2 entries: rows
+  // [0, r) hold about D r - r²/2 of them, so part p starts at
+  // r = D (1 - sqrt(1 - p / parts)), rounded to whole blocks of the kernel's
+  // rows. One part per kRowsPerPart rows, at most kMaxParts: each part's
+  // own product costs a zeroing and a sum of D entries a sample.
+  constexpr int kRowsPerPart = 128;
+  constexpr int kMaxParts = 16;
+  const int parts = std::clamp(dimension / kRowsPerPart, 1, kMaxParts);
+  std::vector<int> bounds{0};
+  for (int p = 1; p < parts; ++p) {
+    const double start = dimension * (1.0 - std::sqrt(1.0 - static_cast<double>(p) / parts));
+    bounds.push_back(static_cast<int>(std::lround(start / 4.0)) * 4);
+  }
+  bounds.push_back(dimension);
+  return bounds;
+}
+
+template <class Real>
+void BasicRls<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
+  pool_ = pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2 ? std::move(pool) : nullptr;
 }
 
 template <class Real>
@@ -208,7 +261,7 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
     if (RunBlockUpdate(internal::BlockUpdateArguments<Real>{
             covariance_.data(), stride_, d, k, outputs, features.data(), targets.data(),
             weights_.data(), block_scratch_.data(), priors.data(), error_variance_factors,
-            noise_sums_.data()})) {
+            noise_sums_.data(), row_bounds_, pool_.get()})) {
       for (int s = 0; s < k; ++s) {
         RecordErrors(targets.data() + static_cast<std::size_t>(s) * outputs,
                      priors.data() + static_cast<std::size_t>(s) * outputs,

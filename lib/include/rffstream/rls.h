@@ -32,12 +32,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rffstream/aligned_vector.h"
+#include "rffstream/thread_pool.h"
 
 namespace rffstream {
 namespace internal {
@@ -90,6 +92,14 @@ class BasicRls {
   // targets.size() == priors.size() == k · num_outputs().
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                   std::span<Real> priors);
+
+  // Splits each sample's pass over P, and a block's matrix products, across
+  // `pool` (nullptr: this thread alone). The work is cut into the same
+  // parts whatever the threads (rows of P's triangle with equal shares of
+  // its entries, each summing its own part of P z, added up in one order),
+  // so the results are the same bits with any number of threads. At D <
+  // 256 there is one part: a pool does not pay there and is not used.
+  void SetThreadPool(std::shared_ptr<ThreadPool> pool);
 
   // zᵀ P z: the posterior variance of wᵀz in units of the noise variance
   // (RLS with β = 1 is Bayesian linear regression with prior variance 1/λ
@@ -149,6 +159,11 @@ class BasicRls {
 
   // Applies the pending rank-one terms to the stored triangle.
   void SettlePendingUpdates();
+  // The pass over P: the pending terms applied and product_ = P features_,
+  // on the pool's threads when there is one; then nothing is pending.
+  void PassOverCovariance();
+  // The rows where the parts of the pass over P start, then D.
+  static std::vector<int> RowParts(int dimension);
   // Adds one sample's a-priori errors (targets - priors, one per output) to
   // the noise estimate, with their variance factor c = 1 + zᵀPz.
   void RecordErrors(const Real* targets, const Real* priors, Real denominator);
@@ -183,6 +198,13 @@ class BasicRls {
   AlignedVector<Real> product_;       // scratch: P z
   AlignedVector<Real> features_;      // scratch: z, zero-padded to stride_
   std::vector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
+  // Part p of the pass over P (RowParts) takes rows row_bounds_[p] ..
+  // row_bounds_[p + 1] - 1 and, after the first, sums its part of P z into
+  // its own run of stride_ entries of partial_products_. The pool, when
+  // set, runs the parts.
+  std::vector<int> row_bounds_;
+  AlignedVector<Real> partial_products_;
+  std::shared_ptr<ThreadPool> pool_;
   // β-weighted sums behind NoiseVarianceEstimate().
   std::vector<Real> noise_sums_;  // one per output
   Real noise_weight_ = 0;

@@ -20,6 +20,7 @@
 #error "Eigen was included before block_update_kernel.h: its namespace would not be renamed"
 #endif
 
+#include <algorithm>
 #include <cmath>
 
 #define Eigen RFFSTREAM_EIGEN_NAMESPACE
@@ -31,6 +32,21 @@ namespace rffstream::internal {
 // Internal linkage: each including unit keeps its own instantiation (the
 // name does not depend on the instruction set, so shared ones would merge).
 namespace {
+
+// Runs part(0) .. part(parts - 1), spread over the pool's threads (each
+// thread a run of consecutive parts) or all on this thread.
+template <class Part>
+void ForEachPart(ThreadPool* pool, int parts, Part& part) {
+  const int threads = pool == nullptr ? 1 : std::min(pool->size(), parts);
+  auto run = [&](int thread) {
+    for (int p = parts * thread / threads; p < parts * (thread + 1) / threads; ++p) part(p);
+  };
+  if (threads == 1) {
+    run(0);
+  } else {
+    pool->Run(threads, run);
+  }
+}
 
 // Returns false, and changes neither P nor the weights, when the block would
 // make the model non-finite (see BlockUpdateArguments).
@@ -45,9 +61,25 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   const Eigen::Map<const RowMatrix> z(block.features, k, d);
   const Eigen::Map<const RowMatrix> y(block.targets, k, block.num_outputs);
   Eigen::Map<Matrix> w(block.weights, d, block.num_outputs);
+  const int parts = static_cast<int>(block.row_bounds.size()) - 1;
   // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals R = Y - Z W.
   Eigen::Map<Matrix> gains(block.scratch, d, k);
-  gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
+  if (parts == 1) {
+    gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
+  } else {
+    // Rows r0 .. r1 - 1 of P Zᵀ, equal counts a thread: from the stored
+    // triangle's columns above them (transposed), their diagonal block and
+    // their rows right of it.
+    auto rows_of_gains = [&](int index) {
+      const int r0 = d * index / parts, r1 = d * (index + 1) / parts, n = r1 - r0;
+      auto out = gains.middleRows(r0, n);
+      out.noalias() = covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>() *
+                      z.middleCols(r0, n).transpose();
+      if (r0 > 0) out.noalias() += covariance.block(0, r0, r0, n).transpose() * z.leftCols(r0).transpose();
+      if (r1 < d) out.noalias() += covariance.block(r0, r1, n, d - r1) * z.rightCols(d - r1).transpose();
+    };
+    ForEachPart(block.pool, parts, rows_of_gains);
+  }
   Matrix system = z * gains;
   system.diagonal().array() += 1;
   const Eigen::LLT<Matrix> cholesky(system);
@@ -77,7 +109,22 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   if (!finite) return false;
   w = updated;
   const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
-  covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
+  if (parts == 1) {
+    covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
+    return true;
+  }
+  // The triangle's rows r0 .. r1 - 1 a thread: their diagonal block and
+  // their rows right of it.
+  auto rows_of_update = [&](int index) {
+    const int r0 = block.row_bounds[index], r1 = block.row_bounds[index + 1], n = r1 - r0;
+    covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>().rankUpdate(
+        half.middleRows(r0, n), Real{-1});
+    if (r1 < d) {
+      covariance.block(r0, r1, n, d - r1).noalias() -=
+          half.middleRows(r0, n) * half.bottomRows(d - r1).transpose();
+    }
+  };
+  ForEachPart(block.pool, parts, rows_of_update);
   return true;
 }
 

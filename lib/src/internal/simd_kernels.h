@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "rffstream/thread_pool.h"
 
 namespace rffstream::internal {
 
@@ -51,6 +52,13 @@ struct BlockUpdateArguments {
   // The noise estimate's sums (num_outputs), which will gain Σ_s e_s² / c_s:
   // a block that would make them overflow is refused too.
   const Real* noise_sums;
+  // The parts of the two O(D² k) products, the same whatever the threads
+  // (so that the results are too): the rows where the parts of P's
+  // triangle start, then D (BasicRls::RowParts); P Zᵀ is cut into as many
+  // parts of equal row counts. A single part: one product each.
+  std::span<const int> row_bounds;
+  // The threads that run the parts (nullptr: this thread alone).
+  ThreadPool* pool = nullptr;
 };
 
 // In place: values[i] = scale·cos(values[i]) (ScaledCos), scale·sin (ScaledSin);
@@ -82,10 +90,11 @@ struct SimdKernelTable {
   // UpdateAndMultiplySymmetric (symmetric_update.h).
   void (*update_and_multiply_float)(float* matrix, int dimension, float scale, const float* u,
                                     float a, const float* g, float b, bool bottom_up,
-                                    const float* z, float* product);
+                                    const float* z, float* product, int first_row, int end_row);
   void (*update_and_multiply_double)(double* matrix, int dimension, double scale,
                                      const double* u, double a, const double* g, double b,
-                                     bool bottom_up, const double* z, double* product);
+                                     bool bottom_up, const double* z, double* product,
+                                     int first_row, int end_row);
   // False, with P and the weights unchanged, if the block would make the
   // model non-finite.
   bool (*block_update_float)(const BlockUpdateArguments<float>& block);

@@ -60,11 +60,12 @@ void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, in
 
 template <class Real>
 void UpdateAndMultiply(Real* matrix, int dimension, Real scale, const Real* u, Real a,
-                       const Real* g, Real b, bool bottom_up, const Real* z, Real* product) {
+                       const Real* g, Real b, bool bottom_up, const Real* z, Real* product,
+                       int first_row, int end_row) {
   const std::size_t stride = PaddedLength(dimension);
-  std::fill(product, product + stride, Real{0});
-  for (int step = 0; step < dimension; ++step) {
-    const int i = bottom_up ? dimension - 1 - step : step;
+  std::fill(product + first_row, product + stride, Real{0});
+  for (int step = first_row; step < end_row; ++step) {
+    const int i = bottom_up ? end_row - 1 - (step - first_row) : step;
     Real* row = matrix + static_cast<std::size_t>(i) * stride;
     for (int j = i; j < dimension; ++j) {
       row[j] = scale * row[j] - a * u[i] * u[j];

@@ -19,9 +19,15 @@
 namespace rffstream::internal {
 
 // With P the upper triangle of the row-major `matrix` (row stride
-// PaddedLength(dimension)):
+// PaddedLength(dimension)), on its rows first_row .. end_row - 1 (all rows:
+// 0 .. dimension):
 //   P <- scale P - a u uᵀ - b g gᵀ     (the g term is skipped when g is null)
 //   product <- P z                    (with the updated P, read symmetrically)
+// where a range's product is what its stored entries contribute: rows
+// [first, end) write product entries from first rounded down to a SIMD
+// vector's start on (the lower entries are left alone); the products of
+// ranges that together cover every row add up to P z. Ranges may run on
+// different threads at once, each with its own product.
 // Rows go top to bottom, or bottom to top with `bottom_up`. Alternating the
 // two starts each pass on the rows the previous one left in the caches (at
 // D = 1024 the part of P that stays in L2). Every entry is visited once
@@ -31,10 +37,10 @@ namespace rffstream::internal {
 // zero); product aliases nothing.
 void UpdateAndMultiplySymmetric(float* matrix, int dimension, float scale, const float* u,
                                 float a, const float* g, float b, bool bottom_up, const float* z,
-                                float* product);
+                                float* product, int first_row, int end_row);
 void UpdateAndMultiplySymmetric(double* matrix, int dimension, double scale, const double* u,
                                 double a, const double* g, double b, bool bottom_up,
-                                const double* z, double* product);
+                                const double* z, double* product, int first_row, int end_row);
 
 }  // namespace rffstream::internal
 

@@ -26,9 +26,10 @@ class SymmetricUpdateKernel {
  public:
   // The signature of UpdateAndMultiplySymmetric (symmetric_update.h).
   static void Run(Real* matrix, int dimension, Real scale, const Real* u, Real a, const Real* g,
-                  Real b, bool bottom_up, const Real* z, Real* product) {
+                  Real b, bool bottom_up, const Real* z, Real* product, int first_row,
+                  int end_row) {
     const Pass pass{matrix, PaddedLength(dimension), dimension, scale, u, a, g, b, bottom_up, z,
-                    product};
+                    product, first_row, end_row};
     // β = 1 makes the scale exactly 1 after the first sample: skip the multiply.
     if (scale == Real{1}) {
       g != nullptr ? Body<false, true>(pass) : Body<false, false>(pass);
@@ -54,25 +55,31 @@ class SymmetricUpdateKernel {
     bool bottom_up;
     const Real* z;
     Real* product;
+    int first_row;
+    int end_row;
   };
 
   template <bool kScaled, bool kSecondUpdate>
   static void Body(const Pass& pass) {
-    std::fill(pass.product, pass.product + pass.stride, Real{0});
-    // Rows in blocks of kRowsPerBlock from the top, the last few one by one.
-    const int blocked = pass.dimension / kRowsPerBlock * kRowsPerBlock;
+    // The product's entries this range of rows adds to: from the vector
+    // holding its first row on.
+    const int first_written = pass.first_row / kLanes * kLanes;
+    std::fill(pass.product + first_written, pass.product + pass.stride, Real{0});
+    // Rows in blocks of kRowsPerBlock from the range's top, the last few one by one.
+    const int blocked =
+        pass.first_row + (pass.end_row - pass.first_row) / kRowsPerBlock * kRowsPerBlock;
     if (!pass.bottom_up) {
-      for (int first = 0; first < blocked; first += kRowsPerBlock) {
+      for (int first = pass.first_row; first < blocked; first += kRowsPerBlock) {
         RowBlock<kRowsPerBlock, kScaled, kSecondUpdate>(pass, first);
       }
-      for (int row = blocked; row < pass.dimension; ++row) {
+      for (int row = blocked; row < pass.end_row; ++row) {
         RowBlock<1, kScaled, kSecondUpdate>(pass, row);
       }
     } else {
-      for (int row = pass.dimension - 1; row >= blocked; --row) {
+      for (int row = pass.end_row - 1; row >= blocked; --row) {
         RowBlock<1, kScaled, kSecondUpdate>(pass, row);
       }
-      for (int first = blocked - kRowsPerBlock; first >= 0; first -= kRowsPerBlock) {
+      for (int first = blocked - kRowsPerBlock; first >= pass.first_row; first -= kRowsPerBlock) {
         RowBlock<kRowsPerBlock, kScaled, kSecondUpdate>(pass, first);
       }
     }
