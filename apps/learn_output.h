@@ -91,6 +91,9 @@ class LearnOutput : public OutcomeSink {
     return {lines_read, model_->predicted_only(), rejected_};
   }
 
+  // Before a message on standard error.
+  void ClearProgressLine() { progress_line_.Clear(); }
+
   // The last row of --metrics_out; names the file if writing it failed.
   [[nodiscard]] absl::Status FinishMetricsLog() {
     progress_line_.Clear();

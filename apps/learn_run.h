@@ -64,7 +64,7 @@ class LearnRun {
         writer_(writer),
         input_name_(std::move(input_name)),
         output_(writer, stderr, options.output, input_name_, std::move(metrics_log),
-                ProgressLine(stderr, input_fd, !options.output.quiet)),
+                ProgressLine(stderr, input_fd, !options.output.quiet && !writer.on_terminal())),
         pipeline_(Settings(options, mode, input_name_), output_),
         schedule_(mode == RunMode::kLearn ? options.checkpoint.save : "",
                   options.checkpoint.save_every, absl::Seconds(options.checkpoint.save_interval)),
@@ -123,6 +123,7 @@ class LearnRun {
       }
     }
     // (A reader stopped because the output's reader went away is no error.)
+    output_.ClearProgressLine();
     if (!reader.status().ok() && !writer_.reader_gone()) {
       std::fprintf(stderr, "rffstream: %s: %s\n", input_name_.c_str(),
                    std::string(reader.status().message()).c_str());
@@ -140,14 +141,14 @@ class LearnRun {
       std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
       return kExitIoError;
     }
-    if (absl::Status logged = output_.FinishMetricsLog(); !logged.ok()) {
-      std::fprintf(stderr, "rffstream: %s\n", std::string(logged.message()).c_str());
-      return kExitIoError;
-    }
-    if (!reports) return kExitSuccess;
+    // A metrics file that could not be written is reported; the model is
+    // still saved.
+    const absl::Status logged = output_.FinishMetricsLog();
+    if (!logged.ok()) std::fprintf(stderr, "rffstream: %s\n", std::string(logged.message()).c_str());
+    if (!reports) return logged.ok() ? kExitSuccess : kExitIoError;
     if (!quiet_) output_.PrintSummary(totals, mode_ == RunMode::kLearn ? "learned" : "scored");
     if (schedule_.enabled() && pipeline_.learner() != nullptr && !Save()) return kExitIoError;
-    return kExitSuccess;
+    return logged.ok() ? kExitSuccess : kExitIoError;
   }
 
  private:
@@ -178,7 +179,8 @@ class LearnRun {
   // The exit code of an error that stops the run, with its message (the
   // sink has printed a --strict stop's); `line` is where it was found, if
   // anywhere.
-  int Stop(const absl::Status& status, std::int64_t line = 0) const {
+  int Stop(const absl::Status& status, std::int64_t line = 0) {
+    output_.ClearProgressLine();
     if (status.code() == absl::StatusCode::kCancelled) return kExitBadInput;
     const std::string message(status.message());
     if (status.code() == absl::StatusCode::kInvalidArgument ||
@@ -194,6 +196,7 @@ class LearnRun {
   // Saves the checkpoint now; a failure is reported and the run goes on.
   bool Save() {
     if (absl::Status status = pipeline_.Save(schedule_.path()); !status.ok()) {
+      output_.ClearProgressLine();
       std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
       return false;
     }

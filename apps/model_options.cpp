@@ -248,8 +248,10 @@ absl::Status ValidateModelOptions(const ModelOptions& options, const InputOption
     return absl::InvalidArgumentError(
         absl::StrCat("--precision=", precision, ": expected float32 or float64"));
   }
-  if (input.classes < 0 || input.classes == 1) {
-    return absl::InvalidArgumentError("--classes must be at least 2 (or 0 for regression)");
+  if (input.classes < 0 || input.classes == 1 || input.classes > kMaxClasses) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--classes=", input.classes, ": must be at least 2 and at most ", kMaxClasses,
+        " (or 0 for regression)"));
   }
   if (input.classes > 0 && !input.targets.empty()) {
     return absl::InvalidArgumentError("--classes and --targets are exclusive");

@@ -54,6 +54,9 @@ bool ChoosesOnWarmUp(const ModelOptions& options);
 
 // A classifier's warm-up window is at least this many lines per class.
 inline constexpr int kWarmUpLinesPerClass = 80;
+// The most classes a classifier may have: its running confusion counts
+// take K² numbers (4096 classes: 128 MiB).
+inline constexpr int kMaxClasses = 4096;
 // What an automatic ridge falls back to when the window cannot choose.
 inline constexpr double kFallbackRidge = 1e-2;
 

@@ -1,5 +1,7 @@
 #include "prediction_writer.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -44,6 +46,10 @@ void PredictionWriter::WriteValues(std::span<const double> values) {
     const auto length = static_cast<std::size_t>(end - text);
     if (std::fwrite(text, 1, length, file_) != length) NoteWriteError();
   }
+}
+
+bool PredictionWriter::on_terminal() const {
+  return file_ != nullptr && ::isatty(::fileno(file_)) == 1;
 }
 
 void PredictionWriter::WriteEmptyLine() {

@@ -36,6 +36,9 @@ class PredictionWriter {
   // The output is a pipe whose reader has closed it (`rffstream learn | head`):
   // writing more is pointless, and the run may stop quietly, as Unix filters do.
   bool reader_gone() const { return reader_gone_; }
+  // Whether the predictions go to a terminal (where a progress line on
+  // standard error would break into them).
+  bool on_terminal() const;
 
  private:
   PredictionWriter(std::FILE* file, bool owns_file, std::string path);

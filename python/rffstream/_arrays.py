@@ -42,19 +42,20 @@ def _numbers(values, name, dtype):
     return np.ascontiguousarray(array, dtype=dtype)
 
 
-def _check_finite(array, name):
+def _check_finite(array, name, learning=True):
     if np.isfinite(array).all():
         return
     position = np.argwhere(~np.isfinite(array))[0]
     value = array[tuple(position)]
     where = f"row {position[0]}" + (f", column {position[1]}" if array.ndim == 2 else "")
-    kind = "NaN" if np.isnan(value) else "infinity or a value too large for dtype('float64')"
-    raise ValueError(f"Input {name} contains {kind} ({name} {where}); nothing was learned")
+    kind = "NaN" if np.isnan(value) else f"infinity or a value too large for dtype('{array.dtype}')"
+    outcome = "; nothing was learned" if learning else ""
+    raise ValueError(f"Input {name} contains {kind} ({name} {where}){outcome}")
 
 
-def samples(X, dtype=np.float64, *, owner="the model", expected=None):
+def samples(X, dtype=np.float64, *, owner="the model", expected=None, learning=True):
     """X as a C-contiguous 2-D array of `dtype`, every value finite, with
-    `expected` columns when given."""
+    `expected` columns when given (`learning`: for learning, as errors say)."""
     if X is None:
         raise ValueError("X is None: expected a 2-D array of samples")
     array = _numbers(X, "X", dtype)
@@ -69,7 +70,7 @@ def samples(X, dtype=np.float64, *, owner="the model", expected=None):
     if expected is not None and array.shape[1] != expected:
         raise ValueError(f"X has {array.shape[1]} features, but {owner} is expecting "
                          f"{expected} features as input")
-    _check_finite(array, "X")
+    _check_finite(array, "X", learning)
     return array
 
 

@@ -25,7 +25,7 @@ MODEL_DEFAULTS = {
     "lengthscale": None,
     "lengthscales": None,
     "intercept": True,
-    "standardize": 256,
+    "standardize": None,  # the command line's: 256 samples, at least 80 a class for a classifier
     "loss": "squared",
     "max_model_memory_mb": 0,
 }
@@ -60,9 +60,12 @@ class StreamingEstimator(BaseEstimator):
             options[name] = _option_text(name, value)
         return options
 
-    def _start(self, num_inputs, num_targets, num_classes, names=(), y_columns=False):
+    def _start(self, num_inputs, num_targets, num_classes, names=(), y_columns=False,
+               keys=None):
         """The engine, for samples of `num_inputs` inputs (named by `names`,
-        then the targets, when they came as dicts)."""
+        then the targets, when they came as dicts with `keys`)."""
+        if keys is not None and len({str(key) for key in keys}) != len(keys):
+            raise ValueError(f"x has keys that name the same input: {list(keys)!r}")
         self._engine = _engine.create(self._model_options(), self.block, num_inputs,
                                       num_targets, num_classes, list(names))
         self.n_features_in_ = num_inputs
@@ -70,6 +73,23 @@ class StreamingEstimator(BaseEstimator):
         self._y_columns = y_columns or num_targets > 1
         if names:
             self.feature_names_in_ = np.asarray(names[:num_inputs], dtype=object)
+        if keys is not None and any(not isinstance(key, str) for key in keys):
+            self._input_keys = list(keys)
+            self._engine.set_input_keys(self._input_keys)
+
+    def _start_from_dict(self, x, num_targets, num_classes, target_names):
+        """The engine for a first sample that may be a dict of named inputs."""
+        if isinstance(x, dict):
+            keys = list(x)
+            self._start(len(keys), num_targets, num_classes,
+                        [str(key) for key in keys] + target_names, keys=keys)
+        else:
+            self._start(len(x), num_targets, num_classes)
+
+    def _reset(self):
+        """Forgets everything learned (fit starts over)."""
+        for name in ("_engine", "_input_keys", "n_features_in_", "feature_names_in_"):
+            self.__dict__.pop(name, None)
 
     def _fitted_engine(self):
         engine = self.__dict__.get("_engine")
@@ -95,7 +115,7 @@ class StreamingEstimator(BaseEstimator):
 
     def _samples(self, X):
         engine = self.__dict__.get("_engine")
-        return _arrays.samples(X, owner=type(self).__name__,
+        return _arrays.samples(X, owner=type(self).__name__, learning=True,
                                expected=None if engine is None else self.n_features_in_)
 
     def _learn_rows(self, X, y):
@@ -106,7 +126,7 @@ class StreamingEstimator(BaseEstimator):
     def _features_for_prediction(self, X):
         engine = self._model_engine()
         return engine, _arrays.samples(X, engine.dtype, owner=type(self).__name__,
-                                       expected=self.n_features_in_)
+                                       expected=self.n_features_in_, learning=False)
 
     # -- what a model is ---------------------------------------------------
 
@@ -134,19 +154,25 @@ class StreamingEstimator(BaseEstimator):
         self._model_engine().save(str(path))
 
     def _adopt(self, engine):
-        """Takes a loaded model, its options becoming this estimator's."""
+        """Takes a loaded model, its options becoming this estimator's (so
+        that get_params and clone describe it)."""
         self._engine = engine
         description = engine.description()
-        for name in ("features", "kernel", "gamma", "ridge", "forget", "loss"):
+        for name in ("features", "kernel", "gamma", "ridge", "forget", "loss", "map", "sampler",
+                     "seed", "intercept"):
             setattr(self, name, description[name])
+        # 256 is also what the command line records without --standardize.
+        self.standardize = None if description["standardize"] == 256 else description["standardize"]
+        if description["lengthscales"]:
+            self.lengthscales = list(description["lengthscales"])
+            self.gamma = "auto"  # the lengthscales decide
         self.precision = "float32" if engine.dtype == np.float32 else "float64"
         self.n_features_in_ = description["num_inputs"]
         classes = description["num_classes"]
         self._num_targets = 1 if classes else description["num_outputs"]
         self._y_columns = self._num_targets > 1
-        names = description["column_names"]
-        if names:
-            self.feature_names_in_ = np.asarray(names[:self.n_features_in_], dtype=object)
+        if description["input_names"]:
+            self.feature_names_in_ = np.asarray(description["input_names"], dtype=object)
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -163,6 +189,7 @@ class StreamingEstimator(BaseEstimator):
             return
         if isinstance(pickled, bytes):
             self._engine = _engine.from_bytes(pickled, self.block)
+            self._restore_keys()
             return
         description, (X, y) = pickled
         classes = description["num_classes"]
@@ -172,3 +199,8 @@ class StreamingEstimator(BaseEstimator):
                                       description["column_names"])
         if len(X):
             self._engine.learn(X, y)
+        self._restore_keys()
+
+    def _restore_keys(self):
+        if "_input_keys" in self.__dict__:
+            self._engine.set_input_keys(self._input_keys)

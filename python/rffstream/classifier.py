@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import _arrays
+from . import _arrays, _engine
 from ._compat import DataConversionWarning
 from ._estimator import DEFAULT_BLOCK, StreamingEstimator
 
@@ -28,7 +28,7 @@ class Classifier(StreamingEstimator):
 
     def __init__(self, classes=None, features=256, kernel="gaussian", gamma="auto", ridge="auto",
                  forget=1.0, map="phase", sampler="iid", precision="float64", seed=1,
-                 lengthscale=None, lengthscales=None, intercept=True, standardize=256,
+                 lengthscale=None, lengthscales=None, intercept=True, standardize=None,
                  loss="squared", max_model_memory_mb=0, block=DEFAULT_BLOCK):
         self.classes = classes
         self.features = features
@@ -50,8 +50,11 @@ class Classifier(StreamingEstimator):
 
     # -- classes -----------------------------------------------------------
 
-    def _start_classes(self, labels, num_inputs, names=()):
+    def _set_classes(self, labels):
         if isinstance(labels, (int, np.integer)):
+            if not 2 <= labels <= _engine.max_classes:
+                raise ValueError(f"classes={labels}: a classifier has at least 2 and at most "
+                                 f"{_engine.max_classes} classes")
             labels = np.arange(labels)
         labels = np.asarray(labels)
         if labels.ndim != 1 or len(np.unique(labels)) != len(labels):
@@ -59,9 +62,11 @@ class Classifier(StreamingEstimator):
         if len(labels) < 2:
             raise ValueError(f"only one class is present ({labels.tolist()}): a classifier "
                              "needs at least 2 classes")
+        if len(labels) > _engine.max_classes:
+            raise ValueError(f"{len(labels)} classes: a classifier has at most "
+                             f"{_engine.max_classes}")
         self.classes_ = labels
         self._index = {label: i for i, label in enumerate(labels.tolist())}
-        self._start(num_inputs, 1, len(labels), names)
 
     def _class_indices(self, y):
         y = np.asarray(y)
@@ -101,8 +106,8 @@ class Classifier(StreamingEstimator):
             if self.classes is None:
                 raise ValueError("learn_one needs the classes up front: Classifier(classes=K) or "
                                  "Classifier(classes=[labels])")
-            names = [str(k) for k in x] + ["class"] if isinstance(x, dict) else []
-            self._start_classes(self.classes, len(x), names)
+            self._set_classes(self.classes)
+            self._start_from_dict(x, 1, len(self.classes_), ["class"])
             engine = self._engine
         index = self._index.get(y)
         if index is None:
@@ -122,11 +127,12 @@ class Classifier(StreamingEstimator):
 
     def fit(self, X, y):
         """Learns X, y from scratch (one pass, in order) and builds the model."""
-        self.__dict__.pop("_engine", None)
+        self._reset()
         X = self._samples(X)
         labels = self.classes if self.classes is not None else self._labels_of(
             _arrays.targets(y, X.shape[0]) if y is None else y)
-        self._start_classes(labels, X.shape[1])
+        self._set_classes(labels)
+        self._start(X.shape[1], 1, len(self.classes_))
         self._learn(X, y, None)
         self._model_engine()
         return self
@@ -150,7 +156,8 @@ class Classifier(StreamingEstimator):
             if labels is None:
                 raise ValueError("the first partial_fit or learn needs the classes: "
                                  "classes=[every label] (or Classifier(classes=...))")
-            self._start_classes(labels, X.shape[1])
+            self._set_classes(labels)
+            self._start(X.shape[1], 1, len(self.classes_))
         if y is None:
             _arrays.targets(y, X.shape[0])
         y = np.asarray(y)
@@ -180,8 +187,4 @@ class Classifier(StreamingEstimator):
     def _adopt(self, engine):
         super()._adopt(engine)
         self.classes = engine.description()["num_classes"]
-        self._start_labels_from_model()
-
-    def _start_labels_from_model(self):
-        self.classes_ = np.arange(self.classes)
-        self._index = {label: i for i, label in enumerate(self.classes_.tolist())}
+        self._set_classes(self.classes)

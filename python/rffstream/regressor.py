@@ -17,8 +17,8 @@ class Regressor(StreamingEstimator):
     sample before learning it (progressive validation).
 
     gamma, ridge: a number or "auto" (chosen on the warm-up window, the
-    first `standardize` samples, by exact leave-one-out, as the command
-    line does). Until that window is full no model exists: ``predict_one``
+    first `standardize` samples, 256 by default, by exact leave-one-out, as
+    the command line does; standardize=0: none). Until that window is full no model exists: ``predict_one``
     answers the mean of the targets so far; ``predict``, ``save`` and
     ``end_warm_up()`` build the model from the samples held. y may have
     several columns (targets learned together).
@@ -28,7 +28,7 @@ class Regressor(StreamingEstimator):
 
     def __init__(self, features=256, kernel="gaussian", gamma="auto", ridge="auto", forget=1.0,
                  map="phase", sampler="iid", precision="float64", seed=1, lengthscale=None,
-                 lengthscales=None, intercept=True, standardize=256, loss="squared",
+                 lengthscales=None, intercept=True, standardize=None, loss="squared",
                  max_model_memory_mb=0, block=DEFAULT_BLOCK):
         self.features = features
         self.kernel = kernel
@@ -55,10 +55,8 @@ class Regressor(StreamingEstimator):
         engine = self.__dict__.get("_engine")
         if engine is None:
             targets = 1 if np.ndim(y) == 0 else len(y)
-            names = ([str(k) for k in x] + (["y"] if targets == 1 else
-                                             [f"y{t}" for t in range(targets)])
-                     if isinstance(x, dict) else [])
-            self._start(len(x), targets, 0, names)
+            self._start_from_dict(x, targets, 0,
+                                  ["y"] if targets == 1 else [f"y{t}" for t in range(targets)])
             engine = self._engine
         notes = engine.learn_one(x, y)
         if notes:
@@ -78,7 +76,7 @@ class Regressor(StreamingEstimator):
 
     def fit(self, X, y):
         """Learns X, y from scratch (one pass, in order) and builds the model."""
-        self.__dict__.pop("_engine", None)
+        self._reset()
         self.learn(X, y)
         self._model_engine()
         return self

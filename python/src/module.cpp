@@ -10,13 +10,16 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "model_options.h"
 #include "options.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/feature_map_config.h"
@@ -43,6 +46,11 @@ namespace {
     case absl::StatusCode::kOutOfRange:
     case absl::StatusCode::kDataLoss:
       throw py::value_error(message);
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kInternal:
+    case absl::StatusCode::kUnavailable:
+      PyErr_SetString(PyExc_OSError, message.c_str());  // files: saving a checkpoint
+      throw py::error_already_set();
     default:
       throw std::runtime_error(message);
   }
@@ -87,9 +95,7 @@ class Engine {
     const Task& task = estimator_->task();
     num_inputs_ = static_cast<std::size_t>(task.num_inputs());
     num_outputs_ = static_cast<std::size_t>(task.num_outputs());
-    for (int column = 0; column < task.num_fields && !task.column_names.empty(); ++column) {
-      if (IsInput(task, column)) input_names_.push_back(py::str(task.column_names[column]));
-    }
+    for (const std::string& name : InputNames()) input_keys_.push_back(py::str(name));
     one_input_.resize(num_inputs_);
     one_target_.resize(static_cast<std::size_t>(task.num_targets()));
     one_outputs_.resize(num_outputs_);
@@ -115,6 +121,7 @@ class Engine {
     absl::Status learned;
     {
       py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(*mutex_);
       learned = estimator_->Learn(inputs, targets,
                                   std::span<double>(answers.mutable_data(),
                                                     static_cast<std::size_t>(answers.size())),
@@ -129,6 +136,7 @@ class Engine {
   // (a number, or a sequence of one per target). Returns the warm-up
   // window's notes when this sample completed it, else None.
   py::object LearnOne(py::handle x, py::handle y) {
+    const std::unique_lock<std::mutex> lock = Lock();
     ReadSample(x, one_input_);
     ReadTarget(y);
     refused_.clear();
@@ -139,22 +147,22 @@ class Engine {
     return py::str(estimator_->TakeMessages());
   }
 
-  // Output 0 for one sample (NaN never: see StreamEstimator::PredictOne).
+  // Output 0 for one sample.
   double PredictOne(py::handle x) {
-    ReadSample(x, one_input_);
-    estimator_->PredictOne(one_input_, one_outputs_);
+    const std::unique_lock<std::mutex> lock = Lock();
+    PredictOneOutputs(x);
     return one_outputs_[0];
   }
   // Every output for one sample.
   py::array_t<double> PredictOutputsOne(py::handle x) {
-    ReadSample(x, one_input_);
-    estimator_->PredictOne(one_input_, one_outputs_);
+    const std::unique_lock<std::mutex> lock = Lock();
+    PredictOneOutputs(x);
     return py::array_t<double>(static_cast<py::ssize_t>(one_outputs_.size()), one_outputs_.data());
   }
   // The index of the largest output for one sample.
   int PredictClassOne(py::handle x) {
-    ReadSample(x, one_input_);
-    estimator_->PredictOne(one_input_, one_outputs_);
+    const std::unique_lock<std::mutex> lock = Lock();
+    PredictOneOutputs(x);
     return static_cast<int>(std::max_element(one_outputs_.begin(), one_outputs_.end()) -
                             one_outputs_.begin());
   }
@@ -169,6 +177,7 @@ class Engine {
     const std::span<double> out(outputs.mutable_data(), static_cast<std::size_t>(outputs.size()));
     {
       py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(*mutex_);
       estimator_->Predict(inputs, out);
     }
     return outputs;
@@ -187,6 +196,7 @@ class Engine {
     const std::span<double> v(variances.mutable_data(), static_cast<std::size_t>(rows));
     {
       py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(*mutex_);
       estimator_->PredictWithVariance(inputs, p, v);
     }
     return py::make_tuple(predictions, variances);
@@ -194,26 +204,46 @@ class Engine {
 
   void EndWarmUp() {
     absl::Status ended;
+    std::vector<RefusedSample> refused;
     {
       py::gil_scoped_release release;
-      ended = estimator_->EndWarmUp();
+      const std::lock_guard<std::mutex> lock(*mutex_);
+      ended = estimator_->EndWarmUp(refused);
     }
     Check(ended);
+    RaiseRefused(refused);
   }
 
-  py::bytes Serialize() const {
+  py::bytes Serialize() {
+    const std::unique_lock<std::mutex> lock = Lock();
     RequireModel();
     absl::StatusOr<std::string> bytes = estimator_->Serialize();
     Check(bytes.status());
     return py::bytes(*bytes);
   }
-  void Save(const std::string& path) const {
+  void Save(const std::string& path) {
+    const std::unique_lock<std::mutex> lock = Lock();
     RequireModel();
-    Check(estimator_->Save(path));
+    if (absl::Status saved = estimator_->Save(path); !saved.ok()) {
+      PyErr_SetString(PyExc_OSError, std::string(saved.message()).c_str());
+      throw py::error_already_set();
+    }
+  }
+
+  // The keys of dict samples' inputs, in input order: the model's input
+  // names (as str), or the keys of the first dict (any hashable).
+  void SetInputKeys(const py::list& keys) {
+    const std::unique_lock<std::mutex> lock = Lock();
+    if (keys.size() != num_inputs_) {
+      throw py::value_error(absl::StrCat(keys.size(), " input keys for ", num_inputs_, " inputs"));
+    }
+    input_keys_.clear();
+    for (py::handle key : keys) input_keys_.push_back(py::reinterpret_borrow<py::object>(key));
   }
 
   // The samples held in the warm-up window: (X, y) as float64 arrays.
-  py::tuple Held() const {
+  py::tuple Held() {
+    const std::unique_lock<std::mutex> lock = Lock();
     std::vector<double> inputs, targets;
     for (const app::WarmUpLine& line : estimator_->held()) {
       if (line.kind != app::WarmUpLine::Kind::kData) continue;
@@ -228,13 +258,16 @@ class Engine {
 
   // What the model is: its settings once built (chosen on the warm-up
   // window when automatic), its counters.
-  py::dict Description() const {
+  py::dict Description() {
+    const std::unique_lock<std::mutex> lock = Lock();
     const Task& task = estimator_->task();
     py::dict description;
     description["num_inputs"] = num_inputs_;
     description["num_outputs"] = num_outputs_;
     description["num_classes"] = task.num_classes;
     description["column_names"] = task.column_names;
+    description["input_names"] = InputNames();
+    description["standardize"] = task.standardize_lines;
     description["window"] = estimator_->window_samples();
     description["held"] = HeldCount();
     description["has_model"] = estimator_->has_model();
@@ -244,8 +277,13 @@ class Engine {
     description["features"] = config.features.num_features;
     description["kernel"] = std::string(KernelKindName(config.features.kernel));
     description["gamma"] = config.features.gamma;
+    description["lengthscales"] = config.features.lengthscales;
     description["ridge"] = config.ridge;
     description["forget"] = config.forgetting;
+    description["map"] = std::string(FeatureMapKindName(config.features.map));
+    description["sampler"] = std::string(FrequencySamplerName(config.features.sampler));
+    description["seed"] = config.features.seed;
+    description["intercept"] = config.intercept;
     description["loss"] = std::string(LossName(config.loss));
     description["samples_learned"] = learner.samples_learned();
     description["updates"] = learner.updates();
@@ -254,8 +292,10 @@ class Engine {
     return description;
   }
 
-  // The running (progressive) metrics of the samples learned.
-  py::dict Metrics() const {
+  // The running (progressive) metrics of the samples learned: of the first
+  // target, and with several targets each one's under "targets".
+  py::dict Metrics() {
+    const std::unique_lock<std::mutex> lock = Lock();
     const app::ModelStage<Real>& stage = estimator_->stage();
     py::dict metrics;
     metrics["samples"] = estimator_->has_model() ? estimator_->learner().samples_learned() : 0;
@@ -263,9 +303,21 @@ class Engine {
       metrics["accuracy"] = stage.classification().accuracy();
       return metrics;
     }
-    metrics["rmse"] = stage.metrics().root_mean_squared_error();
-    metrics["mae"] = stage.metrics().mean_absolute_error();
-    metrics["r2"] = stage.metrics().r_squared();
+    const auto add = [](py::dict& into, const RegressionMetrics& target) {
+      into["rmse"] = target.root_mean_squared_error();
+      into["mae"] = target.mean_absolute_error();
+      into["r2"] = target.r_squared();
+    };
+    add(metrics, stage.metrics());
+    if (stage.target_metrics().size() > 1) {
+      py::list targets;
+      for (const RegressionMetrics& target : stage.target_metrics()) {
+        py::dict one;
+        add(one, target);
+        targets.append(one);
+      }
+      metrics["targets"] = targets;
+    }
     return metrics;
   }
 
@@ -277,9 +329,44 @@ class Engine {
     }
     return count;
   }
-  std::string TakeMessages() { return estimator_->TakeMessages(); }
+  std::string TakeMessages() {
+    const std::unique_lock<std::mutex> lock = Lock();
+    return estimator_->TakeMessages();
+  }
 
  private:
+  // The engine's lock, taken by every call. A call that finds it held (by
+  // a thread learning with the GIL released) waits without the GIL, so
+  // that the holder can take the GIL back and finish.
+  std::unique_lock<std::mutex> Lock() {
+    std::unique_lock<std::mutex> lock(*mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      py::gil_scoped_release release;
+      lock.lock();
+    }
+    return lock;
+  }
+
+  std::vector<std::string> InputNames() const {
+    const Task& task = estimator_->task();
+    std::vector<std::string> names;
+    for (int column = 0; column < task.num_fields && !task.column_names.empty(); ++column) {
+      if (IsInput(task, column)) names.push_back(task.column_names[column]);
+    }
+    return names;
+  }
+
+  // One sample's outputs; a float32 model refuses a number it cannot hold.
+  void PredictOneOutputs(py::handle x) {
+    ReadSample(x, one_input_);
+    estimator_->PredictOne(one_input_, one_outputs_);
+    if (!std::all_of(one_outputs_.begin(), one_outputs_.end(),
+                     [](double value) { return std::isfinite(value); })) {
+      throw py::value_error(
+          "x: a number is too large for the model (its features or prediction would not be "
+          "finite)");
+    }
+  }
   static bool IsInput(const Task& task, int column) {
     const auto contains = [column](const std::vector<int>& columns) {
       return std::find(columns.begin(), columns.end(), column) != columns.end();
@@ -345,30 +432,30 @@ class Engine {
   void ReadSample(py::handle x, std::vector<double>& values) const {
     PyObject* object = x.ptr();
     if (PyDict_Check(object)) {
-      if (input_names_.empty()) {
+      if (input_keys_.empty()) {
         throw py::value_error(
             "x is a dict, but this model's inputs have no names (it learned from arrays): "
             "pass a sequence");
       }
       if (static_cast<std::size_t>(PyDict_Size(object)) != num_inputs_) {
         for (auto item : py::reinterpret_borrow<py::dict>(x)) {
-          if (std::find_if(input_names_.begin(), input_names_.end(), [&](const py::str& name) {
-                return name.equal(item.first);
-              }) == input_names_.end()) {
+          if (std::find_if(input_keys_.begin(), input_keys_.end(), [&](const py::object& key) {
+                return key.equal(item.first);
+              }) == input_keys_.end()) {
             throw py::value_error(absl::StrCat("x has an input the model does not know: ",
                                                std::string(py::str(item.first))));
           }
         }
       }
       for (std::size_t i = 0; i < num_inputs_; ++i) {
-        PyObject* value = PyDict_GetItemWithError(object, input_names_[i].ptr());
+        PyObject* value = PyDict_GetItemWithError(object, input_keys_[i].ptr());
         if (value == nullptr) {
           if (PyErr_Occurred()) throw py::error_already_set();
-          throw py::value_error(absl::StrCat("x has no input named '",
-                                             std::string(input_names_[i]), "'"));
+          throw py::value_error(absl::StrCat("x has no input named ",
+                                             std::string(py::repr(input_keys_[i]))));
         }
         values[i] = Number(value, [&] {
-          return absl::StrCat("x['", std::string(input_names_[i]), "']");
+          return absl::StrCat("x[", std::string(py::repr(input_keys_[i])), "]");
         });
       }
       return;
@@ -407,8 +494,10 @@ class Engine {
   }
 
   void ReadTarget(py::handle y) {
-    if (one_target_.size() == 1 && (!PySequence_Check(y.ptr()) || PyUnicode_Check(y.ptr()) ||
-                                    PyBytes_Check(y.ptr()))) {
+    const bool scalar = !PySequence_Check(y.ptr()) || PyUnicode_Check(y.ptr()) ||
+                        PyBytes_Check(y.ptr()) ||
+                        (py::isinstance<py::array>(y) && py::reinterpret_borrow<py::array>(y).ndim() == 0);
+    if (one_target_.size() == 1 && scalar) {
       one_target_[0] = Number(y.ptr(), [] { return "y"; });
     } else {
       const py::sequence targets = py::reinterpret_borrow<py::sequence>(y);
@@ -426,7 +515,8 @@ class Engine {
   std::unique_ptr<StreamEstimator<Real>> estimator_;
   std::size_t num_inputs_ = 0;
   std::size_t num_outputs_ = 0;
-  std::vector<py::str> input_names_;
+  std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();  // movable engines
+  std::vector<py::object> input_keys_;
   std::vector<double> one_input_;
   std::vector<double> one_target_;
   std::vector<double> one_outputs_;
@@ -443,21 +533,38 @@ app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
     const py::handle value = item.second;
     if (value.is_none()) continue;
     options.given.Add(name);
-    if (name == "features") options.features = value.cast<int>();
-    else if (name == "map") options.map = value.cast<std::string>();
-    else if (name == "kernel") options.kernel = value.cast<std::string>();
-    else if (name == "sampler") options.sampler = value.cast<std::string>();
-    else if (name == "lengthscales") options.lengthscales = value.cast<std::string>();
-    else if (name == "gamma") options.gamma = value.cast<std::string>();
-    else if (name == "lengthscale") options.lengthscale = value.cast<double>();
-    else if (name == "ridge") options.ridge = value.cast<std::string>();
-    else if (name == "forget") options.forget = value.cast<double>();
-    else if (name == "intercept") options.intercept = value.cast<bool>();
-    else if (name == "seed") options.seed = value.cast<std::uint64_t>();
-    else if (name == "precision") options.precision = value.cast<std::string>();
-    else if (name == "loss") options.loss = value.cast<std::string>();
-    else if (name == "max_model_memory_mb") options.max_model_memory_mb = value.cast<std::int64_t>();
-    else if (name == "standardize") options.standardize = value.cast<int>();
+    // A value of the wrong type: ValueError naming the option.
+    const auto as = [&]<class T>(T& field, const char* expected) {
+      const bool is_bool = PyBool_Check(value.ptr());
+      const bool fits = std::is_same_v<T, bool> ? is_bool
+                        : std::is_same_v<T, std::string> ? PyUnicode_Check(value.ptr()) != 0
+                        : std::is_integral_v<T> ? !is_bool && PyLong_Check(value.ptr()) != 0
+                                                : !is_bool && PyNumber_Check(value.ptr()) != 0;
+      try {
+        if (fits) {
+          field = value.cast<T>();
+          return;
+        }
+      } catch (const py::cast_error&) {
+      }
+      throw py::value_error(absl::StrCat(name, "=", std::string(py::repr(value)), ": expected ",
+                                         expected));
+    };
+    if (name == "features") as(options.features, "an integer");
+    else if (name == "map") as(options.map, "a string");
+    else if (name == "kernel") as(options.kernel, "a string");
+    else if (name == "sampler") as(options.sampler, "a string");
+    else if (name == "lengthscales") as(options.lengthscales, "a string");
+    else if (name == "gamma") as(options.gamma, "a string");
+    else if (name == "lengthscale") as(options.lengthscale, "a number");
+    else if (name == "ridge") as(options.ridge, "a string");
+    else if (name == "forget") as(options.forget, "a number");
+    else if (name == "intercept") as(options.intercept, "True or False");
+    else if (name == "seed") as(options.seed, "an integer in [0, 2**64)");
+    else if (name == "precision") as(options.precision, "a string");
+    else if (name == "loss") as(options.loss, "a string");
+    else if (name == "max_model_memory_mb") as(options.max_model_memory_mb, "an integer");
+    else if (name == "standardize") as(options.standardize, "an integer");
     else throw py::value_error(absl::StrCat("unknown model option '", name, "'"));
   }
   return options;
@@ -525,6 +632,7 @@ void BindEngine(py::module_& module, const char* name) {
       .def("description", &E::Description)
       .def("metrics", &E::Metrics)
       .def("take_messages", &E::TakeMessages)
+      .def("set_input_keys", &E::SetInputKeys, py::arg("keys"))
       .def_property_readonly("has_model", &E::has_model)
       .def_property_readonly("dtype", [](const E&) { return py::dtype::of<Real>(); });
 }
@@ -544,4 +652,5 @@ PYBIND11_MODULE(_engine, module) {
   module.def("from_bytes", &EngineFromBytes, py::arg("data"), py::arg("block"));
   module.attr("version") = std::string(rffstream::kVersion);
   module.attr("checkpoint_format") = rffstream::kCheckpointFormatVersion;
+  module.attr("max_classes") = rffstream::app::kMaxClasses;
 }

@@ -143,11 +143,10 @@ absl::Status StreamEstimator<Real>::Learn(std::span<const double> inputs,
 }
 
 template <class Real>
-absl::Status StreamEstimator<Real>::EndWarmUp() {
+absl::Status StreamEstimator<Real>::EndWarmUp(std::vector<RefusedSample>& refused) {
   if (has_model() || held().empty()) return absl::OkStatus();
-  std::vector<RefusedSample> ignored;
   call_first_sample_ = next_sample_;
-  call_refused_ = &ignored;
+  call_refused_ = &refused;
   absl::Status finished = pipeline_->Finish();
   call_refused_ = nullptr;
   return finished;

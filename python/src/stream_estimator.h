@@ -86,8 +86,9 @@ class StreamEstimator : private app::OutcomeSink {
   [[nodiscard]] absl::Status Learn(std::span<const double> inputs, std::span<const double> targets,
                                    std::span<double> answers, std::vector<RefusedSample>& refused);
   // Builds the model from the samples held so far, as the end of a stream
-  // does: the window's decisions are made on what it holds.
-  [[nodiscard]] absl::Status EndWarmUp();
+  // does: the window's decisions are made on what it holds. Held samples
+  // refused then (too large for the model) are appended to `refused`.
+  [[nodiscard]] absl::Status EndWarmUp(std::vector<RefusedSample>& refused);
 
   bool has_model() const { return pipeline_->learner() != nullptr; }
   // Samples waiting in the warm-up window (none once the model exists).

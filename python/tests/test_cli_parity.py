@@ -106,3 +106,31 @@ def test_named_inputs_make_a_header_the_cli_reads(app, tmp_path):
     out = app("learn", "--quiet", "--header", "--predictions=-", "--load", tmp_path / "named.rff",
               stdin=csv)
     assert float(out) == pytest.approx(model.predict_one({"load": 0.25, "speed": 0.5}), abs=1e-12)
+
+
+def test_a_classifier_window_given_or_left_to_the_classes(app, tmp_path):
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(900, 2))
+    y = (np.floor((X[:, 0] + 3) * 10 / 6).clip(0, 9)).astype(int)
+    csv = write_csv(tmp_path / "k10.csv", X, y)
+    assert rffstream.Classifier(classes=10).partial_fit(X[:10], y[:10]).model_["window"] == 800
+    given = rffstream.Classifier(classes=10, standardize=256, block=1)
+    priors = given.learn(X, y)
+    assert given.model_["window"] == 256
+    expected = cli_predictions(app, csv, "--classes=10", "--standardize=256")[:, 0]
+    np.testing.assert_array_equal(priors.astype(float), expected)
+
+
+def test_a_loaded_model_describes_itself(app, tmp_path, regression_stream):
+    X, y = regression_stream
+    csv = write_csv(tmp_path / "s.csv", X, y)
+    app("learn", "--quiet", "--seed=7", "--map=pair", "--sampler=orthogonal", "--nointercept",
+        "--gamma=0.3", "--ridge=0.001", "--save", tmp_path / "m.rff", stdin=csv)
+    model = rffstream.load(tmp_path / "m.rff")
+    params = model.get_params()
+    assert (params["seed"], params["map"], params["sampler"], params["intercept"]) == (
+        7, "pair", "orthogonal", False)
+    assert (params["gamma"], params["ridge"]) == (0.3, 0.001)
+    from sklearn.base import clone
+    refit = clone(model).set_params(block=1).fit(X, y)
+    np.testing.assert_allclose(refit.predict(X), model.predict(X), rtol=0, atol=1e-9)

@@ -133,3 +133,82 @@ def test_bad_checkpoints_are_named(tmp_path, model):
     state["_pickled_engine"] = state["_pickled_engine"][:100]
     with pytest.raises(ValueError, match="pickled model"):
         pickle.loads(pickle.dumps(model)).__setstate__(state)
+
+
+def test_one_model_used_from_two_threads_stays_whole(regression_stream):
+    import threading
+    X, y = regression_stream
+    model = rffstream.Regressor(block=16).fit(X[:300], y[:300])
+    errors = []
+
+    def learn_blocks():
+        try:
+            for _ in range(20):
+                model.partial_fit(X[300:1300], y[300:1300])
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    thread = threading.Thread(target=learn_blocks)
+    thread.start()
+    for x, target in zip(X[1300:], y[1300:]):
+        model.learn_one(x, target)
+        model.predict_one(x)
+        model.predict_with_variance(X[:5])
+    thread.join()
+    assert errors == []
+    assert model.metrics_["samples"] == 300 + 20 * 1000 + 200
+    assert np.isfinite(model.predict(X)).all()
+
+
+def test_dict_keys_of_any_type(tmp_path):
+    model = rffstream.Regressor(standardize=0, gamma=1.0, ridge=0.1)
+    model.learn_one({0: 1.0, 1: 2.0}, 3.0)
+    assert list(model.feature_names_in_) == ["0", "1"]
+    prediction = model.predict_one({1: 2.0, 0: 1.0})
+    assert prediction == model.predict_one([1.0, 2.0])
+    with pytest.raises(ValueError, match="x has no input named 1"):
+        model.predict_one({0: 1.0, "1": 2.0})
+    assert pickle.loads(pickle.dumps(model)).predict_one({0: 1.0, 1: 2.0}) == prediction
+    with pytest.raises(ValueError, match="keys that name the same input"):
+        rffstream.Regressor().learn_one({1: 1.0, "1": 2.0}, 3.0)
+
+
+def test_option_types_and_files_raise_what_python_users_expect(tmp_path, model):
+    for options in ({"features": 128.0}, {"features": "many"}, {"seed": -1},
+                    {"intercept": "no"}, {"standardize": 10.5}):
+        name = next(iter(options))
+        with pytest.raises(ValueError, match=f"{name}=.*expected"):
+            rffstream.Regressor(**options).fit(np.zeros((3, 2)), np.zeros(3))
+    with pytest.raises(OSError, match="nonexistent"):
+        model.save(tmp_path / "nonexistent" / "m.rff")
+    with pytest.raises(ValueError, match="classes=100000: a classifier has at least 2 and at most 4096"):
+        rffstream.Classifier(classes=100000).learn_one([0.0], 1)
+
+
+def test_a_refused_sample_in_the_window_is_named_when_fit_ends_it(regression_stream):
+    X, y = regression_stream
+    X = X[:100].copy()
+    X[5, 0] = np.finfo(np.float64).max
+    with pytest.raises(ValueError, match="sample 6: an input is too large to standardize"):
+        rffstream.Regressor().fit(X, y[:100])
+
+
+def test_float32_and_scalar_edge_cases(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor(precision="float32").fit(X[:300], y[:300])
+    with pytest.raises(ValueError, match="too large for the model"):
+        model.predict_one([1e39, 0.0, 0.0])
+    model.learn_one([0.1, 0.2, 0.3], np.array(0.5))  # a 0-d array is a number
+    two = rffstream.Regressor(standardize=0, gamma=0.5, ridge=0.01).fit(X, np.column_stack([y, -y]))
+    metrics = two.metrics_
+    assert len(metrics["targets"]) == 2
+    assert metrics["targets"][0]["rmse"] == metrics["rmse"]
+
+
+def test_fit_forgets_the_names_of_earlier_samples(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor(standardize=0, gamma=0.5, ridge=0.01)
+    model.learn_one({"a": 1.0, "b": 2.0}, 1.0)
+    model.fit(X, y)
+    assert model.n_features_in_ == 3
+    assert not hasattr(model, "feature_names_in_")

@@ -131,3 +131,37 @@ def test_progress_line_on_a_terminal_only_for_files(app, tmp_path):
     not_terminal = subprocess.run([binary, "learn", "--features=64", f"--input={csv}"],
                                   capture_output=True, check=True)
     assert b"\r" not in not_terminal.stderr
+
+
+def test_a_failed_metrics_file_still_saves_the_model(tmp_path, regression_stream):
+    X, y = regression_stream
+    csv = write_csv(tmp_path / "s.csv", X[:300], y[:300])
+    done = subprocess.run([os.environ["RFFSTREAM_APP"], "learn", "--quiet", f"--input={csv}",
+                           "--metrics_out=/dev/full", f"--save={tmp_path / 'm.rff'}"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert "--metrics_out: writing /dev/full failed" in done.stderr
+    assert (tmp_path / "m.rff").exists()
+
+
+def test_no_progress_line_when_predictions_go_to_the_terminal(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5000, 4))
+    csv = write_csv(tmp_path / "long.csv", X, X.sum(axis=1))
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen([os.environ["RFFSTREAM_APP"], "learn", "--features=64",
+                                "--predictions=-", f"--input={csv}"],
+                               stdin=subprocess.DEVNULL, stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    assert process.wait() == 0
+    os.close(controller)
+    assert b"% of the file" not in shown
