@@ -271,6 +271,8 @@ int RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
   const bool dealt = options.input.find(kRankPattern) == std::string::npos;
   options.input = ForRank(options.input, world.rank());
   options.output.predictions = ForRank(options.output.predictions, world.rank());
+  // The ranks share the machine's cores already: threads only when asked for.
+  if (!options.parallel.threads_given) options.parallel.threads = 1;
   if (world.rank() != 0) {
     options.output.quiet = true;      // rank 0 reports for all
     options.output.metrics_out.clear();

@@ -102,7 +102,8 @@ class LearnRun {
       ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
       bool mapping = false;
       while (true) {
-        if (!mapping && pipeline_.learner() != nullptr) {
+        if (!mapping && pipeline_.learner() != nullptr &&
+            pipeline_.learner()->thread_pool() == nullptr) {
           parse_ahead.MapWith(*pipeline_.learner());
           mapping = true;
         }
@@ -159,6 +160,7 @@ class LearnRun {
     settings.model = options.model;
     settings.learns = mode == RunMode::kLearn;
     settings.block_size = mode == RunMode::kLearn ? options.output.block : 1;
+    settings.threads = options.parallel.threads;
     settings.with_variance = options.output.variance;
     settings.input_name = input_name;
     settings.quiet = options.output.quiet;

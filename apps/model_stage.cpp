@@ -33,6 +33,14 @@ absl::Status ModelStage<Real>::SetTask(const Task& task) {
 template <class Real>
 void ModelStage<Real>::Start(BasicLearner<Real> learner) {
   learner_.emplace(std::move(learner));
+  const int threads = settings_.threads > 0
+                          ? settings_.threads
+                          : ThreadPool::RecommendedThreads(learner_->row_length(),
+                                                           ThreadPool::AvailableCores());
+  if (threads > 1) {
+    if (pool_ == nullptr || pool_->size() != threads) pool_ = std::make_shared<ThreadPool>(threads);
+    learner_->SetThreadPool(pool_);
+  }
   feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
 }
 
@@ -68,15 +76,20 @@ template <class Real>
 bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double> inputs,
                                std::span<const Real> mapped_row, bool labelled,
                                std::span<const double> targets, OutcomeSink& sink) {
-  std::span<const Real> row = mapped_row;
-  if (row.empty()) {
-    std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
-    learner_->MapRow(converted_inputs_, feature_row_);
-    row = feature_row_;
-  }
   const bool learns = labelled && settings_.learns;
   if (learns && settings_.block_size > 1) {
-    block_rows_.insert(block_rows_.end(), row.begin(), row.end());
+    // With threads, a block keeps its inputs: LearnBlock maps them on the
+    // pool's threads. (A data-parallel run's deltas need the rows.)
+    if (learner_->thread_pool() != nullptr && delta_ == nullptr) {
+      block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
+    } else {
+      block_rows_.insert(block_rows_.end(), mapped_row.begin(), mapped_row.end());
+      if (mapped_row.empty()) {
+        std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+        learner_->MapRow(converted_inputs_, feature_row_);
+        block_rows_.insert(block_rows_.end(), feature_row_.begin(), feature_row_.end());
+      }
+    }
     block_targets_.resize(block_targets_.size() + model_targets_.size());
     EncodeTargets<Real>(task_, targets,
                         std::span<Real>(block_targets_).last(model_targets_.size()));
@@ -86,6 +99,12 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
       return FlushBlock(sink);
     }
     return true;
+  }
+  std::span<const Real> row = mapped_row;
+  if (row.empty()) {
+    std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+    learner_->MapRow(converted_inputs_, feature_row_);
+    row = feature_row_;
   }
   if (!FlushBlock(sink)) return false;  // answers stay in input order
   // The variance is that of the prediction made before learning.
@@ -111,7 +130,11 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   const auto labels = static_cast<std::size_t>(task_.num_targets());
   const auto row_length = static_cast<std::size_t>(learner_->row_length());
   block_priors_.resize(block_targets_.size());
-  learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
+  if (block_inputs_.empty()) {
+    learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
+  } else {
+    learner_->LearnBlock(block_inputs_, block_targets_, block_priors_);
+  }
   // Every line of the block was learned or refused: all get their outcome,
   // even when the sink asks to stop at one of them.
   bool go_on = true;
@@ -131,6 +154,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     go_on = go_on && taken;
   }
   block_rows_.clear();
+  block_inputs_.clear();
   block_targets_.clear();
   block_labels_.clear();
   block_line_numbers_.clear();

@@ -9,6 +9,7 @@
 #define RFFSTREAM_APPS_MODEL_STAGE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +23,7 @@
 #include "rffstream/learner.h"
 #include "rffstream/regression_metrics.h"
 #include "rffstream/task.h"
+#include "rffstream/thread_pool.h"
 
 namespace rffstream::app {
 
@@ -32,6 +34,9 @@ class ModelStage {
     bool learns = true;          // false: predict (and score) only
     bool with_variance = false;  // answers hold the prediction and its variance
     int block_size = 1;          // labelled lines learned together
+    // Threads for each sample's work (--threads); 0: as many as pay for the
+    // model's size on this machine (ThreadPool::RecommendedThreads).
+    int threads = 1;
   };
 
   explicit ModelStage(Settings settings) : settings_(settings) {}
@@ -91,6 +96,7 @@ class ModelStage {
   const Settings settings_;
   Task task_;
   std::optional<BasicLearner<Real>> learner_;
+  std::shared_ptr<ThreadPool> pool_;  // kept across reloaded models
   RegressionMetrics metrics_;
   std::vector<RegressionMetrics> target_metrics_;
   ClassificationMetrics classification_{0};
@@ -103,9 +109,11 @@ class ModelStage {
   std::vector<Real> model_targets_;
   std::vector<Real> priors_;
   std::vector<double> answer_;
-  // Labelled lines waiting for a full block: feature rows, model targets,
-  // labels, line numbers; and the block's a-priori predictions.
+  // Labelled lines waiting for a full block: feature rows (or, with
+  // threads, inputs), model targets, labels, line numbers; and the block's
+  // a-priori predictions.
   std::vector<Real> block_rows_;
+  std::vector<Real> block_inputs_;
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<std::int64_t> block_line_numbers_;

@@ -121,8 +121,13 @@ struct GenerateOptions {
 };
 
 // `mpirun -np N rffstream learn`: how often the ranks merge what they learned.
+// --threads above this is a typo, not a machine.
+inline constexpr int kMaxThreads = 1024;
+
 struct ParallelOptions {
   std::int64_t sync_every = 0;  // samples per rank between merges; 0 = at the end only
+  int threads = 0;  // for each sample's work; 0 = chosen from D and the cores
+  bool threads_given = false;
 };
 
 // Everything `learn`, `predict` and `serve` are told.

@@ -22,6 +22,7 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number,
   settings.reads_header = false;
   settings.fields = options.server.fields;
   settings.block_size = ServeBlockSize(options, bytes_per_number);
+  settings.threads = options.parallel.threads;
   settings.with_variance = options.output.variance;
   settings.warm_up_answers = WarmUpAnswers::kAtArrival;
   settings.log = log;

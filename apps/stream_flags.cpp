@@ -34,6 +34,10 @@ ABSL_FLAG(std::string, load, "",
 ABSL_FLAG(std::string, save, "", "save a checkpoint to FILE at the end (atomically)");
 ABSL_FLAG(int64_t, save_every, 0, "also save every N learned samples; 0 = off");
 ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off");
+ABSL_FLAG(int, threads, 0,
+          "threads for each sample's work (the O(D^2) pass over P, a block's matrix products "
+          "and feature map); the same results with any number; 0 = as many as pay off: 1 below "
+          "D = 512, else every core");
 ABSL_FLAG(int64_t, sync_every, 0,
           "under mpirun: the ranks merge what they learned every N samples per rank and "
           "continue from the merged model; 0 = only at the end");
@@ -63,6 +67,8 @@ StreamOptions StreamOptionsFromFlags() {
   checkpoint.save_interval = absl::GetFlag(FLAGS_save_interval);
   options.server = ServerOptionsFromFlags();
   options.parallel.sync_every = absl::GetFlag(FLAGS_sync_every);
+  options.parallel.threads = absl::GetFlag(FLAGS_threads);
+  options.parallel.threads_given = IsSetByUser(FLAGS_threads);
   return options;
 }
 

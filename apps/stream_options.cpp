@@ -11,6 +11,10 @@ absl::Status ValidateStreamOptions(const StreamOptions& options, bool can_infer_
   const OutputOptions& output = options.output;
   const CheckpointOptions& checkpoint = options.checkpoint;
   if (output.block < 1) return absl::InvalidArgumentError("--block must be >= 1");
+  if (options.parallel.threads < 0 || options.parallel.threads > kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--threads=", options.parallel.threads, ": must be in [0, ", kMaxThreads, "]"));
+  }
   if (output.block > 1 && output.variance) {
     return absl::InvalidArgumentError(
         "--variance needs each prediction before the next update: use it with --block=1");

@@ -34,7 +34,7 @@ StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sin
       sink_(sink),
       input_({settings_.input, settings_.model, settings_.reads_header, !settings_.learns,
               settings_.fields}),
-      model_({settings_.learns, settings_.with_variance, settings_.block_size}) {}
+      model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads}) {}
 
 template <class Real>
 absl::Status StreamPipeline<Real>::Resume(BasicCheckpoint<Real> checkpoint, std::string source) {

@@ -51,6 +51,7 @@ struct PipelineSettings {
   bool reads_header = true;  // the stream may start with a header row
   int fields = 0;            // > 0: fixes the field count (serve --fields)
   int block_size = 1;        // labelled lines learned together, exactly
+  int threads = 1;           // for each sample's work (ModelStage::Settings)
   bool with_variance = false;
   WarmUpAnswers warm_up_answers = WarmUpAnswers::kInTurn;
   // Where the decisions are noted (the libsvm dimension, the tuned settings,

@@ -268,4 +268,40 @@ TEST_CASE("Input a new user meets on day one gets a helpful message", "[app][err
   }
 }
 
+TEST_CASE("--threads gives the same predictions, checkpoints and summary as one thread",
+          "[app][threads]") {
+  // D = 600: past the size where threads are used by default, and cut
+  // into parts that do not fall on SIMD vectors.
+  const std::string input = SmoothCsv(900);
+  for (const std::string model : {"--features=600", "--features=600 --precision=float32",
+                                  "--features=600 --block=64", "--features=600 --forget=0.999"}) {
+    INFO(model);
+    const RunResult one = RunApp("learn --predictions=- --threads=1 " + model, input);
+    const RunResult two = RunApp("learn --predictions=- --threads=2 " + model, input);
+    const RunResult automatic = RunApp("learn --predictions=- " + model, input);
+    REQUIRE(one.exit_code == 0);
+    REQUIRE(two.exit_code == 0);
+    CHECK(two.out == one.out);
+    CHECK(automatic.out == one.out);
+    CHECK(Lines(two.err).size() == Lines(one.err).size());
+  }
+  // A checkpoint saved with threads continues with one, and the other way.
+  TempDir dir;
+  const std::string path = (dir.path() / "m.rff").string();
+  const std::string first = SmoothCsv(600);  // the input's first 600 lines
+  REQUIRE(RunApp("learn --quiet --features=600 --threads=2 --save=" + path, first).exit_code == 0);
+  const std::string rest = input.substr(first.size());
+  const RunResult on_one = RunApp("learn --predictions=- --quiet --threads=1 --load=" + path, rest);
+  const RunResult on_two = RunApp("learn --predictions=- --quiet --threads=2 --load=" + path, rest);
+  CHECK(on_one.exit_code == 0);
+  CHECK(on_two.out == on_one.out);
+  CHECK_FALSE(on_one.out.empty());
+  // Out of range.
+  for (const std::string bad : {"--threads=-1", "--threads=100000"}) {
+    const RunResult refused = RunApp("learn " + bad, input);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("--threads=") != std::string::npos);
+  }
+}
+
 }  // namespace

@@ -59,6 +59,11 @@ int ThreadPool::AvailableCores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+int ThreadPool::RecommendedThreads(int row_length, int cores) {
+  constexpr int kSmallestShared = 512;
+  return row_length < kSmallestShared ? 1 : std::max(1, cores);
+}
+
 void ThreadPool::RunParts(int parts, void (*task)(void*, int), void* context) {
   task_ = task;
   context_ = context;

@@ -57,9 +57,13 @@ class ThreadPool {
              &part);
   }
 
-  // The number of threads worth using on this machine: the cores this
-  // process may run on.
+  // The cores this process may run on.
   static int AvailableCores();
+  // The threads worth using for a learner whose feature rows have
+  // `row_length` entries, on `cores` cores (measured: README,
+  // "Threads"): one below 512 (a sample's pass is too short to share),
+  // else every core.
+  static int RecommendedThreads(int row_length, int cores);
 
  private:
   void RunParts(int parts, void (*task)(void*, int), void* context);
