@@ -2,10 +2,11 @@
 // matters to a host system with a deadline: p50, p99, p99.9 and max over many
 // calls after a warm-up, each call timed on its own.
 //
-//   build/bench/latency_bench [--calls=1000000] [--features=64,256,1024]
+//   build/bench/latency_bench [--calls=1000000] [--features=64,256,1024] [--threads=1,2]
 //
-// The baseline in the same run is the naive textbook learner
-// (bench/naive_learner.h), timed the same way for a smaller number of calls.
+// The baselines in the same run are the naive textbook learner
+// (bench/naive_learner.h), timed the same way for a smaller number of calls,
+// and, for a learner with a pool of threads, the same learner with one.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -18,6 +19,7 @@
 
 #include "naive_learner.h"
 #include "rffstream/learner.h"
+#include "rffstream/thread_pool.h"
 
 namespace rffstream {
 namespace {
@@ -70,14 +72,16 @@ LearnerConfig Config(int features) {
 }
 
 template <class Real>
-void RunLearner(int features, long calls) {
+void RunLearner(int features, long calls, int threads) {
   absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(Config(features));
   if (!learner.ok()) std::abort();
+  if (threads > 1) learner->SetThreadPool(std::make_shared<ThreadPool>(threads));
   std::vector<std::vector<Real>> inputs(kDistinctInputs, std::vector<Real>(kInputDimension));
   for (int t = 0; t < kDistinctInputs; ++t) {
     for (int j = 0; j < kInputDimension; ++j) inputs[t][j] = static_cast<Real>(std::sin(0.37 * t + 1.3 * j));
   }
-  const std::string precision = std::is_same_v<Real, float> ? "/float32" : "/float64";
+  const std::string precision = std::string(std::is_same_v<Real, float> ? "/float32" : "/float64") +
+                                (threads > 1 ? "/threads:" + std::to_string(threads) : "");
   volatile Real sink = 0;
   Print("Learn" + precision, features, calls, Measure(calls, [&](long t) {
           const std::vector<Real>& x = inputs[t % kDistinctInputs];
@@ -88,9 +92,11 @@ void RunLearner(int features, long calls) {
         }));
 }
 
-void Run(int features, long calls) {
-  RunLearner<double>(features, calls);
-  RunLearner<float>(features, calls);
+void Run(int features, long calls, const std::vector<int>& thread_counts) {
+  for (int threads : thread_counts) {
+    RunLearner<double>(features, calls, threads);
+    RunLearner<float>(features, calls, threads);
+  }
   const LearnerConfig config = Config(features);
   absl::StatusOr<FeatureMap> map = FeatureMap::Create(config.features);
   std::vector<std::vector<double>> inputs(kDistinctInputs, std::vector<double>(kInputDimension));
@@ -109,25 +115,38 @@ void Run(int features, long calls) {
 }  // namespace
 }  // namespace rffstream
 
+namespace {
+
+// "a,b,c" as numbers.
+std::vector<int> NumberList(const char* text) {
+  std::vector<int> numbers;
+  for (const char* p = text; p != nullptr && *p != '\0';) {
+    numbers.push_back(std::atoi(p));
+    p = std::strchr(p, ',');
+    if (p != nullptr) ++p;
+  }
+  return numbers;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   long calls = 1000000;
   std::vector<int> features = {64, 256, 1024};
+  std::vector<int> threads = {1, 2};
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--calls=", 8) == 0) {
       calls = std::atol(argv[i] + 8);
     } else if (std::strncmp(argv[i], "--features=", 11) == 0) {
-      features.clear();
-      for (const char* p = argv[i] + 11; *p != '\0';) {
-        features.push_back(std::atoi(p));
-        p = std::strchr(p, ',');
-        if (p == nullptr) break;
-        ++p;
-      }
+      features = NumberList(argv[i] + 11);
+    } else if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+      threads = NumberList(argv[i] + 10);
     } else {
-      std::fprintf(stderr, "usage: %s [--calls=N] [--features=D1,D2,...]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--calls=N] [--features=D1,D2,...] [--threads=N1,N2,...]\n",
+                   argv[0]);
       return 2;
     }
   }
-  for (int d : features) rffstream::Run(d, calls);
+  for (int d : features) rffstream::Run(d, calls, threads);
   return 0;
 }
