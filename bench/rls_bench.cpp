@@ -76,13 +76,16 @@ BENCHMARK(BM_PassBandwidth<double>)->Name("BM_PassBandwidth/double")->RangeMulti
 
 // One sample at a time with the pass over P split across a pool:
 // BM_LearnThreads/<precision>/threads:<N>/D:<D>, wall-clock time (the
-// helpers' work counts), threads:1 being the same code without a pool.
+// helpers' work counts), threads:1 being the same code without a pool;
+// spin_us:0, threads that sleep on the futex at once instead of spinning.
 template <class Real>
 void BM_LearnThreads(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
   const int dimension = static_cast<int>(state.range(1));
   BasicRls<Real> rls(dimension, kRidge, 1.0);
-  if (threads > 1) rls.SetThreadPool(std::make_shared<ThreadPool>(threads));
+  if (threads > 1) {
+    rls.SetThreadPool(std::make_shared<ThreadPool>(threads, absl::Microseconds(state.range(2))));
+  }
   const auto samples = MakeFeatures<Real>(dimension);
   int t = 0;
   for (auto _ : state) {
@@ -92,10 +95,12 @@ void BM_LearnThreads(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
 }
-BENCHMARK(BM_LearnThreads<float>)->Name("BM_LearnThreads/float")->ArgNames({"threads", "D"})
-    ->ArgsProduct({{1, 2}, {256, 1024, 4096}})->UseRealTime();
-BENCHMARK(BM_LearnThreads<double>)->Name("BM_LearnThreads/double")->ArgNames({"threads", "D"})
-    ->ArgsProduct({{1, 2}, {256, 1024, 4096}})->UseRealTime();
+BENCHMARK(BM_LearnThreads<float>)->Name("BM_LearnThreads/float")
+    ->ArgNames({"threads", "D", "spin_us"})->ArgsProduct({{1, 2}, {256, 1024, 4096}, {200}})
+    ->ArgsProduct({{2}, {256, 1024, 4096}, {0}})->UseRealTime();
+BENCHMARK(BM_LearnThreads<double>)->Name("BM_LearnThreads/double")
+    ->ArgNames({"threads", "D", "spin_us"})->ArgsProduct({{1, 2}, {256, 1024, 4096}, {200}})
+    ->ArgsProduct({{2}, {256, 1024, 4096}, {0}})->UseRealTime();
 
 // The bound for N threads: each makes the read-modify-write pass of
 // BM_PassBandwidth over its own share of P's bytes, in the same pool, so
