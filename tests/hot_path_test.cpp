@@ -69,8 +69,10 @@ BasicLearner<Real> MakeLearner(FeatureMapKind map, double forgetting, Loss loss)
 }
 
 template <class Real>
-void CheckNoAllocation(FeatureMapKind map, double forgetting, Loss loss = Loss::kSquared) {
+void CheckNoAllocation(FeatureMapKind map, double forgetting, Loss loss = Loss::kSquared,
+                       int threads = 1) {
   BasicLearner<Real> learner = MakeLearner<Real>(map, forgetting, loss);
+  if (threads > 1) learner.SetThreadPool(std::make_shared<ThreadPool>(threads));
   std::vector<Real> x(16), row(static_cast<std::size_t>(learner.row_length()));
   Real prior = 0, prediction = 0;
   const long before = allocation_count.load();
@@ -99,6 +101,12 @@ TEST_CASE("Learn and Predict do not allocate", "[hot_path]") {
   }
   CheckNoAllocation<double>(FeatureMapKind::kPhase, 1.0, Loss::kHinge);
   CheckNoAllocation<float>(FeatureMapKind::kPhase, 1.0, Loss::kHinge);
+  // Split across a pool's threads (D = 256: two parts of the pass).
+  for (double forgetting : {1.0, 0.99}) {
+    CheckNoAllocation<double>(FeatureMapKind::kPhase, forgetting, Loss::kSquared, 2);
+    CheckNoAllocation<float>(FeatureMapKind::kPhase, forgetting, Loss::kSquared, 2);
+  }
+  CheckNoAllocation<float>(FeatureMapKind::kPhase, 1.0, Loss::kHinge, 3);
 }
 
 TEST_CASE("The allocation counter does count", "[hot_path]") {

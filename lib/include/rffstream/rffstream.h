@@ -30,6 +30,7 @@
 #include "rffstream/rls.h"
 #include "rffstream/simd.h"
 #include "rffstream/task.h"
+#include "rffstream/thread_pool.h"
 #include "rffstream/version.h"
 #include "rffstream/warm_up_tuning.h"
 
