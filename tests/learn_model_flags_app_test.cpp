@@ -268,7 +268,7 @@ TEST_CASE("Input a new user meets on day one gets a helpful message", "[app][err
   }
 }
 
-TEST_CASE("--threads gives the same predictions, checkpoints and summary as one thread",
+TEST_CASE("Threads give the same predictions, checkpoints and summary as one thread",
           "[app][threads]") {
   // D = 600: past the size where threads are used by default, and cut
   // into parts that do not fall on SIMD vectors.
