@@ -745,6 +745,9 @@ TEST_CASE("serve answers what learn writes: the default warm-up, standardization
   const std::string series = GeneratedLines("--samples=400 --embedding=4");
   CheckServeAnswersAsLearnWrites({"--features=32"}, series, 256);
   CheckServeAnswersAsLearnWrites({"--features=32", "--block=1"}, series, 256);
+  // Split across two threads (D = 300: two parts of the pass).
+  CheckServeAnswersAsLearnWrites({"--features=300", "--threads=2", "--block=1"}, series, 256);
+  CheckServeAnswersAsLearnWrites({"--features=300", "--threads=2"}, series, 256);
   CheckServeAnswersAsLearnWrites({"--features=32", "--standardize=50", "--gamma=auto", "--ridge=0.01",
                                   "--precision=float32"},
                                  GeneratedLines("--samples=200 --embedding=3"), 50);
