@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #define Eigen RFFSTREAM_EIGEN_NAMESPACE
 #include "Eigen/Cholesky"
@@ -64,23 +66,33 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   const int parts = static_cast<int>(block.row_bounds.size()) - 1;
   // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals R = Y - Z W.
   Eigen::Map<Matrix> gains(block.scratch, d, k);
+  Matrix system(k, k);
+  // Rows r0 .. r1 - 1 of a D-row matrix in part `index` of `parts` (equal counts).
+  const auto panel = [d, parts](int index) {
+    return std::pair<int, int>(d * index / parts, d * (index + 1) / parts - d * index / parts);
+  };
   if (parts == 1) {
     gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
+    system.noalias() = z * gains;
   } else {
-    // Rows r0 .. r1 - 1 of P Zᵀ, equal counts a thread: from the stored
-    // triangle's columns above them (transposed), their diagonal block and
-    // their rows right of it.
+    // A panel of rows of P Zᵀ a part, from the stored triangle's columns
+    // above them (transposed), their diagonal block and their rows right of
+    // it; and the panel's share of Z U, added up below in one order.
+    std::vector<Matrix> shares(static_cast<std::size_t>(parts));
     auto rows_of_gains = [&](int index) {
-      const int r0 = d * index / parts, r1 = d * (index + 1) / parts, n = r1 - r0;
+      const auto [r0, n] = panel(index);
+      const int r1 = r0 + n;
       auto out = gains.middleRows(r0, n);
       out.noalias() = covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>() *
                       z.middleCols(r0, n).transpose();
       if (r0 > 0) out.noalias() += covariance.block(0, r0, r0, n).transpose() * z.leftCols(r0).transpose();
       if (r1 < d) out.noalias() += covariance.block(r0, r1, n, d - r1) * z.rightCols(d - r1).transpose();
+      shares[static_cast<std::size_t>(index)].noalias() = z.middleCols(r0, n) * out;
     };
     ForEachPart(block.pool, parts, rows_of_gains);
+    system = shares.front();
+    for (int index = 1; index < parts; ++index) system += shares[static_cast<std::size_t>(index)];
   }
-  Matrix system = z * gains;
   system.diagonal().array() += 1;
   const Eigen::LLT<Matrix> cholesky(system);
   // The sequential a-priori errors are the residuals whitened by the unit
@@ -108,11 +120,19 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   }
   if (!finite) return false;
   w = updated;
-  const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
   if (parts == 1) {
+    const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
     covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
     return true;
   }
+  // V a panel of rows a part (each row solved on its own).
+  Matrix half(d, k);
+  auto rows_of_half = [&](int index) {
+    const auto [r0, n] = panel(index);
+    half.middleRows(r0, n) =
+        cholesky.matrixL().solve(gains.middleRows(r0, n).transpose()).transpose();
+  };
+  ForEachPart(block.pool, parts, rows_of_half);
   // The triangle's rows r0 .. r1 - 1 a thread: their diagonal block and
   // their rows right of it.
   auto rows_of_update = [&](int index) {
