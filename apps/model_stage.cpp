@@ -33,11 +33,14 @@ absl::Status ModelStage<Real>::SetTask(const Task& task) {
 template <class Real>
 void ModelStage<Real>::Start(BasicLearner<Real> learner) {
   learner_.emplace(std::move(learner));
-  const int threads = settings_.threads > 0
-                          ? settings_.threads
-                          : ThreadPool::RecommendedThreads(learner_->row_length(),
-                                                           ThreadPool::AvailableCores());
-  if (threads > 1) {
+  // Threads share learning's work (predicting needs none), at most one a
+  // part of it.
+  const int threads = std::min(settings_.threads > 0
+                                   ? settings_.threads
+                                   : ThreadPool::RecommendedThreads(learner_->row_length(),
+                                                                    ThreadPool::AvailableCores()),
+                               learner_->rls().parts());
+  if (settings_.learns && threads > 1) {
     if (pool_ == nullptr || pool_->size() != threads) pool_ = std::make_shared<ThreadPool>(threads);
     learner_->SetThreadPool(pool_);
   }
@@ -80,7 +83,11 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (learns && settings_.block_size > 1) {
     // With threads, a block keeps its inputs: LearnBlock maps them on the
     // pool's threads. (A data-parallel run's deltas need the rows.)
-    if (learner_->thread_pool() != nullptr && delta_ == nullptr) {
+    // Chosen at a block's first line, so that a block never mixes the two.
+    const bool keeps_inputs = block_line_numbers_.empty()
+                                  ? learner_->thread_pool() != nullptr && delta_ == nullptr
+                                  : !block_inputs_.empty();
+    if (keeps_inputs) {
       block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
     } else {
       block_rows_.insert(block_rows_.end(), mapped_row.begin(), mapped_row.end());

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "rffstream/checkpoint.h"
@@ -57,6 +59,25 @@ TEST_CASE("A pool whose helpers sleep wakes them, and stops cleanly", "[threads]
   }
   CHECK(sum == 20);
   CHECK(helper_sum.load() == 20);
+}
+
+TEST_CASE("An exception in a part reaches the caller after every part ended", "[threads]") {
+  ThreadPool pool(3);
+  std::atomic<int> ended = 0;
+  for (const int thrower : {0, 1, 2}) {
+    auto part = [&](int index) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(index == thrower ? 0 : 5));
+      ended.fetch_add(1);
+      if (index == thrower) throw std::runtime_error("part " + std::to_string(index));
+    };
+    ended = 0;
+    CHECK_THROWS_WITH(pool.Run(3, part), "part " + std::to_string(thrower));
+    CHECK(ended.load() == 3);
+  }
+  int runs = 0;
+  auto fine = [&](int) { ++runs; };
+  pool.Run(1, fine);  // still usable
+  CHECK(runs == 1);
 }
 
 std::vector<double> Sample(int t, int dimension) {

@@ -229,11 +229,13 @@ std::vector<int> BasicRls<Real>::RowParts(int dimension) {
   // Parts of P's triangle with equal shares of its D(D+1)/2 entries: rows
   // [0, r) hold about D r - r²/2 of them, so part p starts at
   // r = D (1 - sqrt(1 - p / parts)), rounded to whole blocks of the kernel's
-  // rows. One part per kRowsPerPart rows, at most kMaxParts: each part's
-  // own product costs a zeroing and a sum of D entries a sample.
+  // rows. About one part per kRowsPerPart rows, at most kMaxParts (each
+  // part's own product costs a zeroing and a sum of D entries a sample),
+  // and a power of two, which 2, 4, 8 or 16 threads share evenly.
   constexpr int kRowsPerPart = 128;
   constexpr int kMaxParts = 16;
-  const int parts = std::clamp(dimension / kRowsPerPart, 1, kMaxParts);
+  int parts = 1;
+  while (parts * 2 <= std::min(dimension / kRowsPerPart, kMaxParts)) parts *= 2;
   std::vector<int> bounds{0};
   for (int p = 1; p < parts; ++p) {
     const double start = dimension * (1.0 - std::sqrt(1.0 - static_cast<double>(p) / parts));

@@ -73,12 +73,20 @@ void ThreadPool::RunParts(int parts, void (*task)(void*, int), void* context) {
   helpers_left_.store(size() - 1, std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();  // no system call while every helper spins
-  task(context, 0);
+  std::exception_ptr error;
+  try {
+    task(context, 0);
+  } catch (...) {
+    error = std::current_exception();
+  }
   // The helpers' parts take about as long as this one, unless a helper
   // was asleep or lost its core: then this thread sleeps too.
   for (int left = helpers_left_.load(std::memory_order_acquire); left != 0;) {
     left = AwaitChange(helpers_left_, left, spin_);
   }
+  if (error == nullptr && helper_error_ != nullptr) std::swap(error, helper_error_);
+  helper_error_ = nullptr;
+  if (error != nullptr) std::rethrow_exception(error);
 }
 
 void ThreadPool::Help(int index) {
@@ -86,7 +94,14 @@ void ThreadPool::Help(int index) {
   while (true) {
     seen = AwaitChange(generation_, seen, spin_);
     if (stopping_.load(std::memory_order_acquire)) return;
-    if (index < parts_) task_(context_, index);
+    if (index < parts_) {
+      try {
+        task_(context_, index);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex_);
+        if (helper_error_ == nullptr) helper_error_ = std::current_exception();
+      }
+    }
     helpers_left_.fetch_sub(1, std::memory_order_acq_rel);
     helpers_left_.notify_one();  // a system call only when the caller sleeps
   }

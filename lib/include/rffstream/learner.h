@@ -123,10 +123,10 @@ class BasicLearner {
   // Splits each sample's work across `pool`'s threads (nullptr: this
   // thread alone): every RLS engine's pass over P and, for blocks, the
   // feature map and the rank-k update's matrix products
-  // (BasicRls::SetThreadPool). Results are those of one thread up to the
-  // order of some sums (tested: float64 within 1e-12, float32 within 1e-6,
-  // relative). A copy of the learner shares the pool. Allocates; learning
-  // then allocates no more than with one thread.
+  // (BasicRls::SetThreadPool). The work is cut into the same parts whatever
+  // the threads, so the results are the same bits as with one (tested). A
+  // copy of the learner shares the pool. Allocates; learning then allocates
+  // no more than with one thread.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 

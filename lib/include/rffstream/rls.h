@@ -100,6 +100,8 @@ class BasicRls {
   // so the results are the same bits with any number of threads. At D <
   // 256 there is one part: a pool does not pay there and is not used.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
+  // The parts that work is cut into: threads beyond this many idle.
+  int parts() const { return static_cast<int>(row_bounds_.size()) - 1; }
 
   // zᵀ P z: the posterior variance of wᵀz in units of the noise variance
   // (RLS with β = 1 is Bayesian linear regression with prior variance 1/λ

@@ -24,6 +24,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -45,8 +47,9 @@ class ThreadPool {
   int size() const { return static_cast<int>(helpers_.size()) + 1; }
 
   // Runs part(0) .. part(parts - 1), part 0 on the calling thread and part
-  // p on helper p, and returns when all are done. REQUIRES: 1 <= parts <=
-  // size(). No allocation.
+  // p on helper p, and returns when all are done; then rethrows the first
+  // exception a part threw (after every part has ended). REQUIRES: 1 <=
+  // parts <= size(). No allocation.
   template <class Part>
   void Run(int parts, Part& part) {
     if (parts == 1) {
@@ -74,9 +77,14 @@ class ThreadPool {
   void (*task_)(void*, int) = nullptr;
   void* context_ = nullptr;
   int parts_ = 0;
-  std::atomic<std::uint32_t> generation_{0};
-  std::atomic<int> helpers_left_{0};  // helpers yet to finish the current call
+  // On cache lines of their own: the helpers spin on the first, each
+  // writes the second once a call.
+  alignas(64) std::atomic<std::uint32_t> generation_{0};
+  alignas(64) std::atomic<int> helpers_left_{0};  // helpers yet to finish the current call
   std::atomic<bool> stopping_{false};
+  // The first exception a helper's part threw in the current call.
+  std::mutex error_mutex_;
+  std::exception_ptr helper_error_;
   std::vector<std::thread> helpers_;
 };
 

@@ -24,8 +24,9 @@ namespace rffstream::internal {
 //   P <- scale P - a u uᵀ - b g gᵀ     (the g term is skipped when g is null)
 //   product <- P z                    (with the updated P, read symmetrically)
 // where a range's product is what its stored entries contribute: rows
-// [first, end) write product entries from first rounded down to a SIMD
-// vector's start on (the lower entries are left alone); the products of
+// [first, end) write product entries from at most first on (a kernel may
+// start at first rounded down to its vector's start, writing zeros there;
+// lower entries are left alone); the products of
 // ranges that together cover every row add up to P z. Ranges may run on
 // different threads at once, each with its own product.
 // Rows go top to bottom, or bottom to top with `bottom_up`. Alternating the
