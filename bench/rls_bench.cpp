@@ -39,19 +39,24 @@ std::vector<std::vector<Real>> MakeFeatures(int dimension) {
   return samples;
 }
 
+// One sample a timed iteration; bytes_per_second: the triangle of P read
+// and written once per sample.
 template <class Real>
-void BM_Learn(benchmark::State& state) {
-  const int dimension = static_cast<int>(state.range(0));
-  BasicRls<Real> rls(dimension, kRidge, 1.0);
-  const auto samples = MakeFeatures<Real>(dimension);
+void LearnOneAtATime(benchmark::State& state, BasicRls<Real>& rls) {
+  const auto samples = MakeFeatures<Real>(rls.dimension());
   int t = 0;
   for (auto _ : state) {
     const std::vector<Real>& z = samples[t++ % kDistinctSamples];
     benchmark::DoNotOptimize(rls.Learn(z, z[0]));
   }
   state.SetItemsProcessed(state.iterations());
-  // bytes_per_second: the triangle of P read and written once per sample.
-  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
+  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(rls.dimension()));
+}
+
+template <class Real>
+void BM_Learn(benchmark::State& state) {
+  BasicRls<Real> rls(static_cast<int>(state.range(0)), kRidge, 1.0);
+  LearnOneAtATime(state, rls);
 }
 BENCHMARK(BM_Learn<float>)->Name("BM_Learn/float/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 BENCHMARK(BM_Learn<double>)->Name("BM_Learn/double/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
@@ -86,14 +91,7 @@ void BM_LearnThreads(benchmark::State& state) {
   if (threads > 1) {
     rls.SetThreadPool(std::make_shared<ThreadPool>(threads, absl::Microseconds(state.range(2))));
   }
-  const auto samples = MakeFeatures<Real>(dimension);
-  int t = 0;
-  for (auto _ : state) {
-    const std::vector<Real>& z = samples[t++ % kDistinctSamples];
-    benchmark::DoNotOptimize(rls.Learn(z, z[0]));
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.SetBytesProcessed(state.iterations() * 2 * TriangleBytes<Real>(dimension));
+  LearnOneAtATime(state, rls);
 }
 BENCHMARK(BM_LearnThreads<float>)->Name("BM_LearnThreads/float")
     ->ArgNames({"threads", "D", "spin_us"})->ArgsProduct({{1, 2}, {256, 1024, 4096}, {200}})

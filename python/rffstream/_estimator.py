@@ -49,6 +49,13 @@ def _option_text(name, value):
 class StreamingEstimator(BaseEstimator):
     """The engine's lifecycle. Subclasses set the task (targets, classes)."""
 
+    def _keep_parameters(self, arguments):
+        """A constructor's arguments (its locals()) as attributes, unchanged,
+        as scikit-learn's get_params and clone expect."""
+        for name, value in arguments.items():
+            if name not in ("self", "__class__"):
+                setattr(self, name, value)
+
     # -- the engine --------------------------------------------------------
 
     def _model_options(self):

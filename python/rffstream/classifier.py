@@ -30,23 +30,7 @@ class Classifier(StreamingEstimator):
                  forget=1.0, map="phase", sampler="iid", precision="float64", seed=1,
                  lengthscale=None, lengthscales=None, intercept=True, standardize=None,
                  loss="squared", max_model_memory_mb=0, block=DEFAULT_BLOCK):
-        self.classes = classes
-        self.features = features
-        self.kernel = kernel
-        self.gamma = gamma
-        self.ridge = ridge
-        self.forget = forget
-        self.map = map
-        self.sampler = sampler
-        self.precision = precision
-        self.seed = seed
-        self.lengthscale = lengthscale
-        self.lengthscales = lengthscales
-        self.intercept = intercept
-        self.standardize = standardize
-        self.loss = loss
-        self.max_model_memory_mb = max_model_memory_mb
-        self.block = block
+        self._keep_parameters(locals())
 
     # -- classes -----------------------------------------------------------
 

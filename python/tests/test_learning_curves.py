@@ -98,6 +98,11 @@ def run_with_terminal_stderr(command, stdin_path, through_pipe=False):
     if through_pipe:
         process.stdin.write(stdin_path.read_bytes())
         process.stdin.close()
+    return read_terminal(controller, process).decode()
+
+
+def read_terminal(controller, process):
+    """Everything `process` showed on the pseudo-terminal `controller` until it ended."""
     shown = b""
     while True:
         try:
@@ -109,7 +114,7 @@ def run_with_terminal_stderr(command, stdin_path, through_pipe=False):
         shown += chunk
     assert process.wait() == 0
     os.close(controller)
-    return shown.decode()
+    return shown
 
 
 def test_progress_line_on_a_terminal_only_for_files(app, tmp_path):
@@ -153,15 +158,4 @@ def test_no_progress_line_when_predictions_go_to_the_terminal(tmp_path):
                                 "--predictions=-", f"--input={csv}"],
                                stdin=subprocess.DEVNULL, stdout=terminal, stderr=terminal)
     os.close(terminal)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(controller, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        shown += chunk
-    assert process.wait() == 0
-    os.close(controller)
-    assert b"% of the file" not in shown
+    assert b"% of the file" not in read_terminal(controller, process)
