@@ -613,10 +613,15 @@ TEST_CASE("serve --follow answers with each model a learner publishes, never hal
   }
   publisher.join();
   CHECK(from_fives > 0);
-  // The last published model (the fives) answers from now on.
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  client.Send("0.2\n!stats\n");
-  const std::vector<std::string> last = client.ReadLines(2);
+  // The last published model (the fives) answers from now on: once the
+  // server has seen it (polled between requests; slow under sanitizers).
+  std::vector<std::string> last;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    client.Send("0.2\n!stats\n");
+    last = client.ReadLines(2);
+    if (last.size() == 2 && last[1].find(" reloads 3") != std::string::npos) break;
+  }
   CHECK(std::abs(std::stod(last.at(0)) - 5) < 0.2);
   CHECK(last.at(1).find("model_samples 50 model_loaded ") != std::string::npos);
   CHECK(last.at(1).find(" reloads 3") != std::string::npos);
