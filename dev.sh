@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 # tests; SLEEF is a benchmark-only comparison; Open MPI runs data-parallel
 # learn (mpirun, started by the tests); pybind11 and Debian's numpy,
 # scikit-learn, pytest and matplotlib build and test the Python module.
-readonly PACKAGES=(cmake ninja-build g++ libxsimd-dev libeigen3-dev libbenchmark-dev catch2
+readonly PACKAGES=(cmake ninja-build g++ pkgconf libxsimd-dev libeigen3-dev libbenchmark-dev catch2
                    libabsl-dev libsleef-dev clang libclang-rt-14-dev valgrind
                    openmpi-bin libopenmpi-dev pybind11-dev python3-dev python3-numpy
                    python3-pytest python3-sklearn python3-matplotlib)
@@ -50,6 +50,11 @@ case "${1:-}" in
     ;;
   test)
     build
+    # Every suite must really be there: a missing one would pass by absence.
+    for suite in python_module mpirun: no_avx512_cpu package_consumer_installed; do
+      (cd "$BUILD_DIR" && ctest -N) | grep -q "$suite" ||
+        { echo "dev.sh: the test suite '$suite' is not registered with ctest" >&2; exit 1; }
+    done
     (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)")
     # A host that builds the library and its tests without the app must be
     # able to configure (generating is where a missing target shows).

@@ -1,10 +1,13 @@
 // File: apps/checkpoint_schedule.h
 //
 // When `rffstream learn` saves its checkpoint: every N learned samples, every
-// T seconds, or both (whichever comes first), and once at the end.
+// T seconds, or both (whichever comes first), and once at the end. After a
+// failed save (a full disk) the next try waits twice as long as the one
+// before, up to 64 periods, instead of failing again on every sample.
 #ifndef RFFSTREAM_APPS_CHECKPOINT_SCHEDULE_H_
 #define RFFSTREAM_APPS_CHECKPOINT_SCHEDULE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -26,21 +29,36 @@ class CheckpointSchedule {
   // Whether a periodic save is due after `samples_learned` samples.
   bool Due(std::int64_t samples_learned) const {
     if (!enabled()) return false;
-    if (every_samples_ > 0 && samples_learned - last_saved_samples_ >= every_samples_) return true;
-    return interval_ > absl::ZeroDuration() && absl::Now() - last_saved_time_ >= interval_;
+    if (every_samples_ > 0 &&
+        samples_learned - last_saved_samples_ >= every_samples_ * backoff_) {
+      return true;
+    }
+    return interval_ > absl::ZeroDuration() &&
+           absl::Now() - last_saved_time_ >= interval_ * static_cast<double>(backoff_);
   }
 
   void MarkSaved(std::int64_t samples_learned) {
     last_saved_samples_ = samples_learned;
     last_saved_time_ = absl::Now();
+    backoff_ = 1;
+  }
+
+  // The save due now failed: the next try waits twice as long.
+  void MarkFailed(std::int64_t samples_learned) {
+    last_saved_samples_ = samples_learned;
+    last_saved_time_ = absl::Now();
+    backoff_ = std::min<std::int64_t>(backoff_ * 2, kMaxBackoff);
   }
 
  private:
+  static constexpr std::int64_t kMaxBackoff = 64;
+
   std::string path_;
   std::int64_t every_samples_;
   absl::Duration interval_;
   std::int64_t last_saved_samples_ = 0;
   absl::Time last_saved_time_ = absl::Now();
+  std::int64_t backoff_ = 1;  // periods between tries: 1 after a success
 };
 
 }  // namespace rffstream::app

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -252,7 +253,22 @@ std::vector<std::string> InputOptionConflicts(const InputOptions& options, const
 }
 
 absl::Status CheckHeaderMatchesTask(const std::vector<std::string>& header, const Task& task) {
-  if (task.column_names.empty() || header == task.column_names) return absl::OkStatus();
+  if (task.column_names.empty()) {
+    // A model learned without a header matches columns by position; a
+    // "header" of numbers is a data line that --header would drop unseen.
+    const bool all_numbers = std::all_of(header.begin(), header.end(), [](const std::string& field) {
+      double value = 0.0;
+      return absl::SimpleAtod(field, &value);
+    });
+    if (all_numbers) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--header makes the first line (", absl::StrJoin(header, ", "),
+          ") a header, but it holds only numbers, and the model was learned without a header: "
+          "it is a data line, which would be dropped; leave out --header"));
+    }
+    return absl::OkStatus();
+  }
+  if (header == task.column_names) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
       "the header (", absl::StrJoin(header, ", "), ") is not the one the model learned with (",
       absl::StrJoin(task.column_names, ", "), ")"));

@@ -11,11 +11,13 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
+#include "distinct_files.h"
 #include "exit_codes.h"
 #include "learn_run.h"
 #include "line_reader.h"
 #include "model_loading.h"
 #include "prediction_writer.h"
+#include "stop_signals.h"
 #include "stream_options.h"
 
 namespace rffstream::app {
@@ -68,11 +70,15 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
   }
   LineReader reader(fd, static_cast<std::size_t>(options.input_format.max_line_bytes));
   reader.KeepShare(share);
+  // Alone (not one of mpirun's ranks, whose launcher forwards signals to
+  // every rank), a signal stops the run in order: before any thread starts.
+  std::optional<StopSignals> stop;
+  if (coordinator == nullptr) stop.emplace([&reader] { reader.Cancel(); });
   LearnRun<Real> run(options, mode, *writer, options.input == "-" ? "stdin" : options.input,
                      *std::move(metrics_log), fd, coordinator);
   int exit_code = kExitSuccess;
   if (checkpoint.has_value()) exit_code = run.Resume(*std::move(checkpoint), load_path);
-  if (exit_code == kExitSuccess) exit_code = run.Run(reader);
+  if (exit_code == kExitSuccess) exit_code = run.Run(reader, stop.has_value() ? &*stop : nullptr);
   if (fd != STDIN_FILENO) ::close(fd);
   return exit_code;
 }
@@ -86,6 +92,16 @@ int RunStream(const StreamOptions& options, RunMode mode) {
   if (mode == RunMode::kPredict && options.checkpoint.load.empty()) {
     std::fprintf(stderr, "%s: needs --load=FILE (the model to predict with)\n", command);
     return kExitUsageError;
+  }
+  if (mode == RunMode::kPredict && options.output.predictions.empty()) {
+    // predict writes to standard output by default: redirected into a file,
+    // that file must not be its input or model either.
+    const NamedPath inputs[] = {{"--input", options.input}, {"--load", options.checkpoint.load}};
+    const NamedPath standard_output[] = {{"standard output", "-"}};
+    if (absl::Status spared = CheckOutputsSpareInputs(inputs, standard_output); !spared.ok()) {
+      std::fprintf(stderr, "%s: %s\n", command, std::string(spared.message()).c_str());
+      return kExitUsageError;
+    }
   }
   absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);
   if (!real_bytes.ok()) {

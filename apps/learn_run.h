@@ -7,6 +7,7 @@
 #ifndef RFFSTREAM_APPS_LEARN_RUN_H_
 #define RFFSTREAM_APPS_LEARN_RUN_H_
 
+#include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "options.h"
 #include "parse_ahead.h"
 #include "prediction_writer.h"
+#include "stop_signals.h"
 #include "stream_pipeline.h"
 
 namespace rffstream::app {
@@ -83,73 +85,29 @@ class LearnRun {
     return kExitSuccess;
   }
 
-  // Returns the exit code.
-  int Run(LineReader& reader) {
+  // Returns the exit code. `stop`: the signals that ask the run to stop
+  // (nullptr: none are watched).
+  int Run(LineReader& reader, const StopSignals* stop = nullptr) {
     if (coordinator_ != nullptr) {
       if (absl::Status begun = coordinator_->Begin(pipeline_); !begun.ok()) return Stop(begun);
     }
-    // The lines that decide the parser are read here; the rest are read and
-    // parsed ahead on a thread of their own while this one learns.
-    while (pipeline_.parser() == nullptr) {
-      std::optional<LineReader::Line> line = reader.Next();
-      if (!line.has_value()) break;
-      lines_read_ = line->number;
-      if (std::optional<int> exit_code = Step(pipeline_.Push(lines_read_, line->text, line->too_long))) {
-        return *exit_code;
-      }
-    }
-    if (pipeline_.parser() != nullptr) {
-      ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
-      bool mapping = false;
-      while (true) {
-        if (!mapping && pipeline_.learner() != nullptr &&
-            pipeline_.learner()->thread_pool() == nullptr) {
-          parse_ahead.MapWith(*pipeline_.learner());
-          mapping = true;
-        }
-        // About to wait for input: whoever reads the predictions of a live
-        // stream gets every one made so far.
-        if (!parse_ahead.Ready()) writer_.Flush();
-        const typename ParseAhead<Real>::Batch* batch = parse_ahead.Next();
-        if (batch == nullptr) break;
-        // Whoever read the output has gone (`| head`): stop like a Unix filter.
-        if (writer_.reader_gone()) break;
-        for (int i = 0; i < batch->size(); ++i) {
-          lines_read_ = batch->line(i).line_number;
-          if (std::optional<int> exit_code = Step(pipeline_.PushParsed(
-                  batch->line(i), batch->inputs(i), batch->feature_row(i), batch->targets(i)))) {
-            return *exit_code;
-          }
-        }
-      }
-    }
-    // (A reader stopped because the output's reader went away is no error.)
+    samples_at_start_ = pipeline_.model().samples_learned();
+    if (std::optional<int> exit_code = ReadAll(reader)) return *exit_code;
     output_.ClearProgressLine();
-    if (!reader.status().ok() && !writer_.reader_gone()) {
+    const int signal = stop != nullptr ? stop->received() : 0;
+    // A reader stopped because the output's reader went away, or by a
+    // signal, is no error.
+    if (!reader.status().ok() && !writer_.reader_gone() && signal == 0) {
       std::fprintf(stderr, "rffstream: %s: %s\n", input_name_.c_str(),
                    std::string(reader.status().message()).c_str());
       return kExitIoError;
     }
-    if (absl::Status finished = pipeline_.Finish(); !finished.ok()) return Stop(finished);
-    RunTotals totals = output_.Totals(lines_read_);
-    bool reports = true;
-    if (coordinator_ != nullptr) {
-      absl::StatusOr<bool> reporting = coordinator_->Finish(pipeline_, totals);
-      if (!reporting.ok()) return Stop(reporting.status());
-      reports = *reporting;
+    if (signal != 0) {
+      std::fprintf(stderr, "rffstream: signal %d: stopped reading after line %" PRId64 "\n", signal,
+                   lines_read_);
     }
-    if (absl::Status status = writer_.Close(); !status.ok() && !writer_.reader_gone()) {
-      std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
-      return kExitIoError;
-    }
-    // A metrics file that could not be written is reported; the model is
-    // still saved.
-    const absl::Status logged = output_.FinishMetricsLog();
-    if (!logged.ok()) std::fprintf(stderr, "rffstream: %s\n", std::string(logged.message()).c_str());
-    if (!reports) return logged.ok() ? kExitSuccess : kExitIoError;
-    if (!quiet_) output_.PrintSummary(totals, mode_ == RunMode::kLearn ? "learned" : "scored");
-    if (schedule_.enabled() && pipeline_.learner() != nullptr && !Save()) return kExitIoError;
-    return logged.ok() ? kExitSuccess : kExitIoError;
+    const int exit_code = Conclude();
+    return signal != 0 ? 128 + signal : exit_code;
   }
 
  private:
@@ -166,6 +124,93 @@ class LearnRun {
     settings.quiet = options.output.quiet;
     settings.tune_report = options.output.tune_report;
     return settings;
+  }
+
+  // Reads, answers and learns every line; nullopt at the end of input (or
+  // once reading stopped), else the exit code of an error.
+  std::optional<int> ReadAll(LineReader& reader) {
+    // The lines that decide the parser are read here; the rest are read and
+    // parsed ahead on a thread of their own while this one learns.
+    while (pipeline_.parser() == nullptr) {
+      std::optional<LineReader::Line> line = reader.Next();
+      if (!line.has_value()) return std::nullopt;
+      lines_read_ = line->number;
+      if (std::optional<int> exit_code = Step(pipeline_.Push(lines_read_, line->text, line->too_long))) {
+        return exit_code;
+      }
+    }
+    ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
+    bool mapping = false;
+    while (true) {
+      if (!mapping && pipeline_.learner() != nullptr &&
+          pipeline_.learner()->thread_pool() == nullptr) {
+        parse_ahead.MapWith(*pipeline_.learner());
+        mapping = true;
+      }
+      // About to wait for input: whoever reads the predictions of a live
+      // stream gets every one made so far.
+      if (!parse_ahead.Ready()) writer_.Flush();
+      const typename ParseAhead<Real>::Batch* batch = parse_ahead.Next();
+      if (batch == nullptr) return std::nullopt;
+      // Whoever read the output has gone (`| head`): stop like a Unix
+      // filter. A failed write (a full disk) stops the run: the model is
+      // still whole, and is saved.
+      if (writer_.reader_gone() || writer_.failed()) {
+        reader.Cancel();
+        return std::nullopt;
+      }
+      for (int i = 0; i < batch->size(); ++i) {
+        lines_read_ = batch->line(i).line_number;
+        if (std::optional<int> exit_code = Step(pipeline_.PushParsed(
+                batch->line(i), batch->inputs(i), batch->feature_row(i), batch->targets(i)))) {
+          return exit_code;
+        }
+      }
+    }
+  }
+
+  // After the last line: the model finished, the summary, the save; the
+  // exit code.
+  int Conclude() {
+    if (absl::Status finished = pipeline_.Finish(); !finished.ok()) return Stop(finished);
+    RunTotals totals = output_.Totals(lines_read_);
+    bool reports = true;
+    if (coordinator_ != nullptr) {
+      absl::StatusOr<bool> reporting = coordinator_->Finish(pipeline_, totals);
+      if (!reporting.ok()) return Stop(reporting.status());
+      reports = *reporting;
+    }
+    int exit_code = kExitSuccess;
+    if (absl::Status status = writer_.Close(); !status.ok() && !writer_.reader_gone()) {
+      std::fprintf(stderr, "rffstream: %s (stopped after line %" PRId64 ")\n",
+                   std::string(status.message()).c_str(), lines_read_);
+      exit_code = kExitIoError;
+    }
+    // A metrics file that could not be written is reported; the model is
+    // still saved.
+    if (absl::Status logged = output_.FinishMetricsLog(); !logged.ok()) {
+      std::fprintf(stderr, "rffstream: %s\n", std::string(logged.message()).c_str());
+      exit_code = kExitIoError;
+    }
+    if (!reports) return exit_code;
+    if (!quiet_) output_.PrintSummary(totals, mode_ == RunMode::kLearn ? "learned" : "scored");
+    const bool learned_nothing =
+        mode_ == RunMode::kLearn && pipeline_.model().samples_learned() == samples_at_start_;
+    if (schedule_.enabled()) {
+      if (pipeline_.learner() == nullptr) {
+        std::fprintf(stderr, "rffstream: %s was not saved: %s held no line to build a model from\n",
+                     schedule_.path().c_str(), input_name_.c_str());
+      } else if (!Save()) {
+        exit_code = kExitIoError;
+      }
+    }
+    // A run that learned nothing says so and does not pass for a success.
+    if (learned_nothing && exit_code == kExitSuccess) {
+      std::fprintf(stderr, "rffstream: %s: no line was learned (%" PRId64 " read)\n",
+                   input_name_.c_str(), lines_read_);
+      exit_code = kExitBadInput;
+    }
+    return exit_code;
   }
 
   // After a line: nullopt to go on (saving when due), or the exit code.
@@ -195,12 +240,22 @@ class LearnRun {
     return kExitBadInput;
   }
 
-  // Saves the checkpoint now; a failure is reported and the run goes on.
+  // Saves the checkpoint now; a failure is reported (once for each
+  // different reason) and the run goes on, the schedule backing off.
   bool Save() {
     if (absl::Status status = pipeline_.Save(schedule_.path()); !status.ok()) {
-      output_.ClearProgressLine();
-      std::fprintf(stderr, "rffstream: %s\n", std::string(status.message()).c_str());
+      schedule_.MarkFailed(pipeline_.model().samples_learned());
+      const std::string message(status.message());
+      if (message != last_save_error_) {
+        output_.ClearProgressLine();
+        std::fprintf(stderr, "rffstream: %s (retrying less and less often)\n", message.c_str());
+        last_save_error_ = message;
+      }
       return false;
+    }
+    if (!last_save_error_.empty()) {
+      std::fprintf(stderr, "rffstream: saved %s again\n", schedule_.path().c_str());
+      last_save_error_.clear();
     }
     schedule_.MarkSaved(pipeline_.model().samples_learned());
     return true;
@@ -215,6 +270,8 @@ class LearnRun {
   CheckpointSchedule schedule_;
   const bool quiet_;
   std::int64_t lines_read_ = 0;
+  std::int64_t samples_at_start_ = 0;
+  std::string last_save_error_;  // of the last failed save, until one succeeds
 };
 
 }  // namespace rffstream::app

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -20,6 +21,36 @@ constexpr int kBacklog = 512;
 absl::Status SocketError(std::string_view what, const std::string& where) {
   return absl::UnavailableError(
       absl::StrCat("cannot ", std::string(what), " ", where, ": ", std::strerror(errno)));
+}
+
+// A Unix socket path may be reused only when nothing else is there: a stale
+// socket file left by a server that died (connecting to it is refused) is
+// removed; a live server's socket, or any file that is not a socket, is
+// refused, as a TCP address in use is.
+absl::Status ClaimUnixSocketPath(const std::string& path, const sockaddr_un& name) {
+  struct stat status;
+  if (::lstat(path.c_str(), &status) != 0) {
+    if (errno == ENOENT) return absl::OkStatus();
+    return SocketError("inspect", "unix:" + path);
+  }
+  if (!S_ISSOCK(status.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot listen on unix:", path, ": the path exists and is not a socket (it is left as it is)"));
+  }
+  // Non-blocking: a live server whose backlog is full answers EAGAIN, not a wait.
+  const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (probe < 0) return SocketError("create a socket for", path);
+  const bool live = ::connect(probe, reinterpret_cast<const sockaddr*>(&name), sizeof(name)) == 0 ||
+                    (errno != ECONNREFUSED && errno != ENOENT);
+  ::close(probe);
+  if (live) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot listen on unix:", path, ": another server is listening there"));
+  }
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return SocketError("remove the stale socket", "unix:" + path);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -68,7 +99,10 @@ absl::StatusOr<int> OpenListeningSocket(const ListenAddress& address) {
     sockaddr_un name{};
     name.sun_family = AF_UNIX;
     std::strncpy(name.sun_path, address.path.c_str(), sizeof(name.sun_path) - 1);
-    ::unlink(address.path.c_str());  // a socket file left by an earlier run
+    if (absl::Status claimed = ClaimUnixSocketPath(address.path, name); !claimed.ok()) {
+      ::close(fd);
+      return claimed;
+    }
     if (::bind(fd, reinterpret_cast<sockaddr*>(&name), sizeof(name)) != 0 ||
         ::listen(fd, kBacklog) != 0) {
       absl::Status error = SocketError("listen on", "unix:" + address.path);
@@ -105,6 +139,20 @@ absl::StatusOr<int> OpenListeningSocket(const ListenAddress& address) {
     return error;
   }
   return fd;
+}
+
+absl::StatusOr<UnixSocketFile> IdentifyUnixSocketFile(const std::string& path) {
+  struct stat status;
+  if (::lstat(path.c_str(), &status) != 0) return SocketError("inspect", "unix:" + path);
+  return UnixSocketFile{path, status.st_dev, status.st_ino};
+}
+
+void RemoveUnixSocketFile(const UnixSocketFile& file) {
+  struct stat status;
+  if (::lstat(file.path.c_str(), &status) == 0 && S_ISSOCK(status.st_mode) &&
+      status.st_dev == file.device && status.st_ino == file.inode) {
+    ::unlink(file.path.c_str());
+  }
 }
 
 int BoundPort(int fd) {

@@ -5,6 +5,8 @@
 #ifndef RFFSTREAM_APPS_LISTEN_ADDRESS_H_
 #define RFFSTREAM_APPS_LISTEN_ADDRESS_H_
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -21,9 +23,21 @@ struct ListenAddress {
 
 [[nodiscard]] absl::StatusOr<ListenAddress> ParseListenAddress(std::string_view text);
 
-// A listening, non-blocking socket bound to `address` (a stale Unix socket
-// file is replaced). Returns the descriptor.
+// A listening, non-blocking socket bound to `address`. Returns the
+// descriptor. A Unix socket path that exists is taken only when it is a
+// stale socket (no server answers there); any other file, or a live server's
+// socket, is refused (FailedPrecondition) and left alone.
 [[nodiscard]] absl::StatusOr<int> OpenListeningSocket(const ListenAddress& address);
+
+// The socket file a Unix listener created, by identity, so that at exit the
+// server removes its own socket and never a file that replaced it since.
+struct UnixSocketFile {
+  std::string path;
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+[[nodiscard]] absl::StatusOr<UnixSocketFile> IdentifyUnixSocketFile(const std::string& path);
+void RemoveUnixSocketFile(const UnixSocketFile& file);
 
 // "127.0.0.1:40411", "[::1]:40411" or "unix:/path": where `fd` is bound.
 std::string DescribeBoundAddress(int fd, const ListenAddress& address);

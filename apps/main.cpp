@@ -109,6 +109,17 @@ int main(int argc, char** argv) {
   const std::string_view command = positional[1];
   // The flags are read once, here; the commands take their values.
   const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
+  // Only learn shares its work between ranks; any other command run by
+  // every rank would do it N times (every prediction written N times).
+  if (const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+      command != "learn" && ranks != nullptr && std::string_view(ranks) != "1") {
+    std::fprintf(stderr,
+                 "rffstream %s: started by mpirun with %s processes, each of which would do all "
+                 "of it (write every answer %s times): only learn runs under mpirun; run %s as "
+                 "one process\n",
+                 std::string(command).c_str(), ranks, ranks, std::string(command).c_str());
+    return rffstream::app::kExitUsageError;
+  }
   if (command == "learn" && rffstream::app::StartedByMpiLauncher()) {
 #ifdef RFFSTREAM_HAVE_MPI
     const rffstream::app::MpiWorld world;

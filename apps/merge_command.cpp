@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "distinct_files.h"
 #include "exit_codes.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/merge.h"
@@ -62,6 +63,15 @@ int RunMergeCommand(const MergeOptions& options) {
   if (absl::Status usable = CheckCheckpointPath(options.save); !usable.ok()) {
     return Fail(absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message())),
                 kExitUsageError);
+  }
+  std::vector<NamedPath> inputs;
+  for (std::size_t i = 0; i < options.shards.size(); ++i) {
+    inputs.push_back({absl::StrCat("model ", i + 1), options.shards[i]});
+  }
+  inputs.push_back({"--base", options.base});
+  const NamedPath output[] = {{"--save", options.save}};
+  for (absl::Status status : {CheckDistinctInputs(inputs), CheckOutputsSpareInputs(inputs, output)}) {
+    if (!status.ok()) return Fail(status, kExitUsageError);
   }
   // Every model in one precision: the first one's.
   std::vector<std::string> paths = options.shards;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -33,6 +34,11 @@ absl::StatusOr<double> NumericGamma(const ModelOptions& options) {
   if (text.empty() || text == "auto") return gamma;
   if (!absl::SimpleAtod(text, &gamma)) {
     return absl::InvalidArgumentError(absl::StrCat("--gamma=", text, ": expected a number or auto"));
+  }
+  // 0 would silently stand for auto: a bandwidth is a positive number.
+  if (!(gamma > 0.0) || !std::isfinite(gamma)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--gamma=", text, ": must be a positive number (or auto, to choose it)"));
   }
   return gamma;
 }

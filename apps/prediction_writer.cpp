@@ -28,7 +28,8 @@ PredictionWriter::PredictionWriter(PredictionWriter&& other) noexcept
     : file_(other.file_),
       owns_file_(other.owns_file_),
       path_(std::move(other.path_)),
-      reader_gone_(other.reader_gone_) {
+      reader_gone_(other.reader_gone_),
+      write_error_(other.write_error_) {
   other.file_ = nullptr;
   other.owns_file_ = false;
 }
@@ -61,13 +62,23 @@ void PredictionWriter::Flush() {
 }
 
 void PredictionWriter::NoteWriteError() {
-  if (errno == EPIPE) reader_gone_ = true;
+  if (errno == EPIPE) {
+    reader_gone_ = true;
+  } else if (write_error_ == 0) {
+    write_error_ = errno != 0 ? errno : EIO;
+  }
+}
+
+absl::Status PredictionWriter::failure() const {
+  if (write_error_ == 0) return absl::OkStatus();
+  return absl::DataLossError(
+      absl::StrCat("cannot write predictions to ", path_, ": ", std::strerror(write_error_)));
 }
 
 absl::Status PredictionWriter::Close() {
   if (file_ == nullptr) return absl::OkStatus();
-  const bool failed = std::fflush(file_) != 0 || std::ferror(file_) != 0;
-  const int error = errno;
+  const bool failed = write_error_ != 0 || std::fflush(file_) != 0 || std::ferror(file_) != 0;
+  const int error = write_error_ != 0 ? write_error_ : errno;
   if (failed && error == EPIPE) reader_gone_ = true;
   if (owns_file_) std::fclose(file_);
   file_ = nullptr;

@@ -36,6 +36,10 @@ class PredictionWriter {
   // The output is a pipe whose reader has closed it (`rffstream learn | head`):
   // writing more is pointless, and the run may stop quietly, as Unix filters do.
   bool reader_gone() const { return reader_gone_; }
+  // A write failed for another reason (a full disk, say): the run stops at
+  // once rather than learn on without answers. OK until then.
+  bool failed() const { return write_error_ != 0; }
+  absl::Status failure() const;
   // Whether the predictions go to a terminal (where a progress line on
   // standard error would break into them).
   bool on_terminal() const;
@@ -43,13 +47,14 @@ class PredictionWriter {
  private:
   PredictionWriter(std::FILE* file, bool owns_file, std::string path);
 
-  // After a failed write: notes a closed pipe.
+  // After a failed write: notes a closed pipe, or the first other error.
   void NoteWriteError();
 
   std::FILE* file_;
   bool owns_file_;
   std::string path_;
   bool reader_gone_ = false;
+  int write_error_ = 0;  // errno of the first failed write other than EPIPE
 };
 
 }  // namespace rffstream::app

@@ -43,6 +43,16 @@ int Serve(const StreamOptions& options, int signal_fd) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(listen_fd.status().message()).c_str());
     return kExitIoError;
   }
+  std::optional<UnixSocketFile> socket_file;
+  if (address->is_unix) {
+    absl::StatusOr<UnixSocketFile> identified = IdentifyUnixSocketFile(address->path);
+    if (!identified.ok()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", std::string(identified.status().message()).c_str());
+      ::close(*listen_fd);
+      return kExitIoError;
+    }
+    socket_file = *std::move(identified);
+  }
   const std::string bound = DescribeBoundAddress(*listen_fd, *address);
   std::fprintf(stderr, "rffstream serve: listening on %s\n", bound.c_str());
   if (const std::string& port_file = options.server.port_file; !port_file.empty()) {
@@ -62,7 +72,7 @@ int Serve(const StreamOptions& options, int signal_fd) {
                     stderr);
   session.set_server(&server);
   absl::Status status = server.Run(signal_fd);
-  if (address->is_unix) ::unlink(address->path.c_str());
+  if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
   if (!status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
     return kExitIoError;

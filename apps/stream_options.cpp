@@ -1,6 +1,9 @@
 #include "stream_options.h"
 
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
+#include "distinct_files.h"
 #include "input_format.h"
 #include "model_options.h"
 #include "rffstream/checkpoint.h"
@@ -31,11 +34,46 @@ absl::Status ValidateStreamOptions(const StreamOptions& options, bool can_infer_
   if (output.progress_every < 0) {
     return absl::InvalidArgumentError("--progress_every must be >= 0");
   }
-  if (checkpoint.save_every < 0 || checkpoint.save_interval < 0) {
-    return absl::InvalidArgumentError("--save_every and --save_interval must be >= 0");
+  // Written so that NaN fails too (it would silently mean "never").
+  if (checkpoint.save_every < 0 || !(checkpoint.save_interval >= 0) ||
+      !std::isfinite(checkpoint.save_interval)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--save_every and --save_interval must be >= 0 and finite, got ", checkpoint.save_every,
+        " and ", checkpoint.save_interval));
+  }
+  const ServerOptions& server = options.server;
+  if (!(server.idle_timeout >= 0) || !std::isfinite(server.idle_timeout)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--idle_timeout=", server.idle_timeout, ": must be >= 0 and finite seconds (0: never)"));
+  }
+  if (server.fields < 0 || server.fields == 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--fields=", server.fields, ": a data line has at least 2 fields (inputs and a target); "
+        "0 takes the count from the model or the warm-up"));
+  }
+  const InputOptions& input_format = options.input_format;
+  if (input_format.given.Has("target") && input_format.given.Has("targets")) {
+    return absl::InvalidArgumentError(
+        "--target and --targets are exclusive: --target names one target column, --targets several");
   }
   if ((checkpoint.save_every > 0 || checkpoint.save_interval > 0) && checkpoint.save.empty()) {
     return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
+  }
+  // No output may be an input. --save may name the model --load read: it is
+  // replaced whole, atomically, once the new model is complete.
+  const NamedPath predictions{"--predictions", output.predictions};
+  const NamedPath metrics_out{"--metrics_out", output.metrics_out};
+  const NamedPath port_file{"--port_file", options.server.port_file};
+  const NamedPath load{"--load", checkpoint.load};
+  const NamedPath save{"--save", checkpoint.save};
+  const NamedPath input{"--input", options.input};
+  const NamedPath outputs_but_save[] = {predictions, metrics_out, port_file};
+  const NamedPath outputs[] = {predictions, metrics_out, port_file, save};
+  if (absl::Status spared = CheckOutputsSpareInputs({&load, 1}, outputs_but_save); !spared.ok()) {
+    return spared;
+  }
+  if (absl::Status spared = CheckOutputsSpareInputs({&input, 1}, outputs); !spared.ok()) {
+    return spared;
   }
   // A checkpoint that cannot be written is found out now, not after hours of learning.
   if (!checkpoint.save.empty()) {

@@ -1,6 +1,10 @@
 #include "rffstream/learner.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <cmath>
 #include <vector>
 
@@ -349,6 +353,51 @@ TEST_CASE("Every prediction path gives the same bits", "[learner][predict]") {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace rffstream
+
+namespace rffstream {
+namespace {
+
+// Runs `body` in a child process: its exit code, or 128 + the signal that
+// ended it (an assertion aborts with SIGABRT).
+template <class Body>
+int ExitOfChild(Body body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(body() ? 0 : 1);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST_CASE("An input of the wrong size is refused, never learned or read past its end") {
+  absl::StatusOr<Learner> learner = Learner::Create(TestConfig(FeatureMapKind::kPhase, true));
+  REQUIRE(learner.ok());
+  const Stream stream = MakeStream(20, 5);
+  for (int t = 0; t < 20; ++t) learner->Learn(stream.inputs[t], stream.targets[t]);
+  const std::vector<double> weights_before(learner->weights().begin(), learner->weights().end());
+  const std::vector<double> too_many(6, 0.5), too_few(1, 0.5);
+  // In the child: what a release build of the host gets (a debug build
+  // stops at the assertion first).
+  const int exit_code = ExitOfChild([&] {
+    const bool refused = std::isnan(learner->Learn(too_many, 1.0)) &&
+                         std::isnan(learner->Predict(too_few)) &&
+                         std::isnan(learner->PredictWithVariance(too_few).prediction) &&
+                         learner->samples_learned() == 20;
+    std::vector<double> priors(2, 0.0);
+    const std::vector<double> block_targets = {1.0, 2.0};
+    const bool block_refused = learner->LearnBlock(too_many, block_targets, priors) == 0 &&
+                               std::isnan(priors[0]) && std::isnan(priors[1]);
+    const std::vector<double> weights_after(learner->weights().begin(), learner->weights().end());
+    return refused && block_refused && weights_after == weights_before;
+  });
+#ifdef NDEBUG
+  CHECK(exit_code == 0);
+#else
+  CHECK(exit_code == 128 + SIGABRT);
+#endif
 }
 
 }  // namespace

@@ -225,4 +225,23 @@ TEST_CASE("mpirun: a rank that fails stops every rank, with its reason", "[app][
   CHECK(shared_predictions.err.find("put %r (the rank) in --predictions") != std::string::npos);
 }
 
+TEST_CASE("mpirun: predict, serve and the other commands refuse to run once per rank",
+          "[app][mpi][errors]") {
+  TempDir dir;
+  const std::string input = dir.File("stream.csv"), model = dir.File("model.rff");
+  std::ofstream(input) << SmoothCsv(300);
+  REQUIRE(RunApp("learn --quiet --input=" + input + " --save=" + model, "").exit_code == 0);
+  const RunResult predicted =
+      RunMpi(2, "predict --load=" + model + " --input=" + input + " --predictions=" + dir.File("p"));
+  CHECK(predicted.exit_code == 2);
+  CHECK(predicted.err.find("rffstream predict: started by mpirun with 2 processes") !=
+        std::string::npos);
+  CHECK_FALSE(std::ifstream(dir.File("p")).good());  // nothing written, not even once
+  const RunResult exported = RunMpi(2, "export --load=" + model);
+  CHECK(exported.exit_code == 2);
+  CHECK(exported.out.empty());
+  // One rank is one process: it just runs.
+  CHECK(RunMpi(1, "predict --quiet --load=" + model + " --input=" + input).exit_code == 0);
+}
+
 }  // namespace

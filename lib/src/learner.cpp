@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -14,6 +15,9 @@
 
 namespace rffstream {
 namespace {
+
+template <class Real>
+constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
 
 // Predict() maps a row of up to this many bytes on the stack.
 constexpr std::size_t kStackRowBytes = 16 << 10;
@@ -60,8 +64,26 @@ BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> fea
       features_(row_length(), Real{1}) {}
 
 template <class Real>
+bool BasicLearner<Real>::FitsInput(std::span<const Real> x) const noexcept {
+  const bool fits = x.size() == static_cast<std::size_t>(input_dimension());
+  assert(fits && "an input of input_dimension() values");
+  return fits;
+}
+
+template <class Real>
+bool BasicLearner<Real>::FitsRow(std::span<const Real> row) const noexcept {
+  const bool fits = row.size() == static_cast<std::size_t>(row_length());
+  assert(fits && "a feature row of row_length() values");
+  return fits;
+}
+
+template <class Real>
 void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
                                         std::span<Real> predictions) const noexcept {
+  if (!FitsInput(x)) {
+    std::fill(predictions.begin(), predictions.end(), kNaN<Real>);
+    return;
+  }
   // No scratch member, so const and thread-safe: a row that fits in
   // kStackRowBytes is mapped whole on the stack, a longer one a chunk at a
   // time (internal/chunked_prediction.h); both sum the same chunks.
@@ -112,6 +134,10 @@ void BasicLearner<Real>::MapRow(std::span<const Real> x, std::span<Real> row) co
 template <class Real>
 void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
                                            std::span<Real> predictions) const noexcept {
+  if (!FitsRow(row)) {
+    std::fill(predictions.begin(), predictions.end(), kNaN<Real>);
+    return;
+  }
   for (std::size_t output = 0; output < predictions.size(); ++output) {
     const int index = static_cast<int>(output);
     predictions[output] = rls(index).Predict(row, OutputInEngine(index));
@@ -121,6 +147,10 @@ void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
 template <class Real>
 bool BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
                                       std::span<Real> priors) noexcept {
+  if (!FitsInput(x)) {
+    std::fill(priors.begin(), priors.end(), kNaN<Real>);
+    return false;
+  }
   MapRow(x, features_);
   return LearnRowOutputs(features_, targets, priors);
 }
@@ -128,6 +158,10 @@ bool BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const R
 template <class Real>
 bool BasicLearner<Real>::LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
                                          std::span<Real> priors) noexcept {
+  if (!FitsRow(row)) {
+    std::fill(priors.begin(), priors.end(), kNaN<Real>);
+    return false;
+  }
   if (config_.loss == Loss::kHinge) return LearnRowHinge(row, targets, priors);
   const bool learned = rls_.front().LearnOutputs(row, targets, priors);
   samples_learned_ += learned ? 1 : 0;
@@ -172,10 +206,15 @@ template <class Real>
 int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
                                     std::span<Real> priors) {
   const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
+  const std::size_t input_dimension = static_cast<std::size_t>(this->input_dimension());
+  if (inputs.size() != k * input_dimension) {
+    assert(false && "a block of k inputs of input_dimension() values");
+    std::fill(priors.begin(), priors.end(), kNaN<Real>);
+    return 0;
+  }
   const std::size_t num_features = static_cast<std::size_t>(feature_map_.num_features());
   const std::size_t row_length = static_cast<std::size_t>(this->row_length());
   block_features_.resize(k * num_features);
-  const std::size_t input_dimension = static_cast<std::size_t>(this->input_dimension());
   const int parts = pool_ == nullptr ? 1 : static_cast<int>(std::min<std::size_t>(pool_->size(), k));
   auto map_rows = [&](int index) {
     const std::size_t first = k * index / parts, end = k * (index + 1) / parts;
@@ -201,9 +240,14 @@ int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const
 template <class Real>
 int BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
                                       std::span<Real> priors) {
+  const auto outputs = static_cast<std::size_t>(config_.num_outputs);
+  if (rows.size() != targets.size() / outputs * static_cast<std::size_t>(row_length())) {
+    assert(false && "a block of k feature rows of row_length() values");
+    std::fill(priors.begin(), priors.end(), kNaN<Real>);
+    return 0;
+  }
   if (config_.loss == Loss::kHinge) {
     const auto row_length = static_cast<std::size_t>(this->row_length());
-    const auto outputs = static_cast<std::size_t>(config_.num_outputs);
     int learned = 0;
     for (std::size_t s = 0; s * row_length < rows.size(); ++s) {
       learned += LearnRowHinge(rows.subspan(s * row_length, row_length),
@@ -223,6 +267,7 @@ int BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<cons
 template <class Real>
 typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictWithVariance(
     std::span<const Real> x) noexcept {
+  if (!FitsInput(x)) return {kNaN<Real>, kNaN<Real>};
   MapRow(x, features_);
   return PredictRowWithVariance(features_);
 }
@@ -230,6 +275,7 @@ typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictW
 template <class Real>
 typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictRowWithVariance(
     std::span<const Real> row) const noexcept {
+  if (!FitsRow(row)) return {kNaN<Real>, kNaN<Real>};
   const BasicRls<Real>& rls = rls_.front();
   if (config_.loss == Loss::kHinge) {
     return {rls.Predict(row), std::numeric_limits<Real>::quiet_NaN()};

@@ -21,7 +21,10 @@
 // locks and throw nothing (Predict() uses up to 16 KiB of stack). Every
 // prediction — Predict(), the row calls, the a-priori predictions Learn()
 // returns — is the same arithmetic, so all give the same bits. Their inputs
-// must have the right size (see the REQUIRES lines). A sample that would make
+// must have the right size (see the REQUIRES lines): an input of another
+// size is refused like a bad sample (NaN, never learned, nothing read out of
+// bounds), and a debug build of the host stops at an assertion there, as
+// Eigen's eigen_assert does. A sample that would make
 // the model non-finite (a NaN or infinite value, or numbers so large that the
 // update overflows) is never learned: the model stays as it was and the
 // learning call says so (a NaN prior, false, or a smaller count), so one bad
@@ -161,6 +164,10 @@ class BasicLearner {
 
   BasicLearner(LearnerConfig config, BasicFeatureMap<Real> feature_map);
   int OutputInEngine(int output) const { return rls_.size() == 1 ? output : 0; }
+  // Whether x (a row) has input_dimension() (row_length()) values; asserts
+  // it in debug builds.
+  bool FitsInput(std::span<const Real> x) const noexcept;
+  bool FitsRow(std::span<const Real> row) const noexcept;
   bool LearnRowHinge(std::span<const Real> row, std::span<const Real> targets,
                      std::span<Real> priors) noexcept;
 
