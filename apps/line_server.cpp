@@ -2,6 +2,7 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -60,7 +61,16 @@ void LineServer::AnswerLines(Connection& connection) {
       next = newline + 1;
     }
     if (batch_.empty() && !too_long) break;
-    if (!batch_.empty()) handler_(batch_, connection.output);
+    if (!batch_.empty()) {
+      const std::size_t answered = handler_(batch_, connection.output, kMaxUnsentBytes);
+      if (answered < batch_.size()) {
+        // Stopped at the output budget: the rest wait for the client to read.
+        start = static_cast<std::size_t>(batch_[answered].data() - connection.input.data());
+        too_long = false;
+        break;
+      }
+      connection.last_activity = absl::Now();
+    }
     start = next;
   }
   if (too_long) {
@@ -91,8 +101,13 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
     const ssize_t got = ::recv(connection.fd, buffer, sizeof(buffer), 0);
     if (got > 0) {
       connection.input.append(buffer, static_cast<std::size_t>(got));
-      connection.last_activity = absl::Now();
       AnswerLines(connection);
+      // Only a connection holding a long unfinished line can tip the sum.
+      if (connection.input.size() > kReadChunk && !BufferedInputFits()) {
+        connection.input.clear();
+        connection.output += "error: the server holds too much unfinished input; try again later\n";
+        connection.close_after_flush = true;
+      }
       continue;
     }
     if (got < 0 && errno == EINTR) continue;
@@ -115,6 +130,7 @@ bool LineServer::SendOutput(Connection& connection) {
                                 connection.unsent(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (sent > 0) {
       connection.output_sent += static_cast<std::size_t>(sent);
+      connection.last_activity = absl::Now();
       continue;
     }
     if (sent < 0 && errno == EINTR) continue;
@@ -161,7 +177,7 @@ void LineServer::OnEvent(Connection& connection, std::uint32_t events, bool unti
   Pump(connection);
 }
 
-absl::Status LineServer::Run(int signal_fd) {
+absl::Status LineServer::Run(int signal_fd, std::function<void()> on_hangup) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) return absl::InternalError(absl::StrCat("epoll: ", std::strerror(errno)));
   for (int fd : {listen_fd_, signal_fd}) {
@@ -185,7 +201,11 @@ absl::Status LineServer::Run(int signal_fd) {
       const int fd = events[i].data.fd;
       if (fd == signal_fd) {
         signalfd_siginfo info;
-        (void)::read(signal_fd, &info, sizeof(info));
+        if (::read(signal_fd, &info, sizeof(info)) != sizeof(info)) continue;
+        if (info.ssi_signo == SIGHUP) {
+          if (on_hangup) on_hangup();
+          continue;
+        }
         std::fprintf(log_, "rffstream serve: signal %u, stopping\n", info.ssi_signo);
         stopping = true;
         continue;

@@ -8,16 +8,23 @@
 //
 // Limits: a line longer than max_line_bytes gets an error line and the
 // connection is closed; connections beyond max_connections get an error line
-// and are closed; an idle timeout (off when zero) closes quiet connections. A
-// client that disconnects mid-line or mid-response costs nothing else.
-// Memory per connection is bounded: a client that sends without reading
-// stops being read (and answered) once 1 MiB of its responses are unsent,
-// until it reads them; so it holds at most about 1 MiB of responses plus one
-// response, and 64 KiB plus max_line_bytes of unanswered input. When
-// descriptors run out (EMFILE), accepting pauses until a connection closes
-// (or a second passes) and the failure is logged at most once a second.
+// and are closed. A client that disconnects mid-line or mid-response costs
+// nothing else. Memory per connection is bounded: a client that sends
+// without reading stops being read (and answered) once 1 MiB of its
+// responses are unsent, until it reads them, and a handler stops answering
+// a batch once that much is waiting, so even answers that are large (a
+// classifier's !stats) are produced only as fast as they are read. The
+// unfinished lines of all connections together are bounded too
+// (max_buffered_input_bytes): a connection that would pass the bound gets an
+// error line and is closed. The idle timeout (on by default) closes a
+// connection that neither completed a request line nor took any of its
+// answers for that long, so a client trickling a byte at a time, or one that
+// stops reading, is closed as surely as a silent one. When descriptors run
+// out (EMFILE), accepting pauses until a connection closes (or a second
+// passes) and the failure is logged at most once a second.
 // SIGINT/SIGTERM (through the signal descriptor given to Run) stop accepting,
-// answer every complete line already received, flush, and return.
+// answer every complete line already received, flush, and return; SIGHUP
+// runs the hang-up action given to Run and goes on serving.
 #ifndef RFFSTREAM_APPS_LINE_SERVER_H_
 #define RFFSTREAM_APPS_LINE_SERVER_H_
 
@@ -34,21 +41,28 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "options.h"
 
 namespace rffstream::app {
 
 struct LineServerOptions {
   int max_connections = 1024;
   std::size_t max_line_bytes = 1 << 20;
-  absl::Duration idle_timeout = absl::ZeroDuration();  // zero: no timeout
+  absl::Duration idle_timeout = absl::Seconds(kDefaultIdleTimeoutSeconds);  // zero: none
+  // Unfinished input of all connections together; 0: 64 MiB or 4 lines of
+  // max_line_bytes, whichever is more.
+  std::size_t max_buffered_input_bytes = 0;
 };
 
 // Answers request lines (without their '\n'): appends one response line,
-// '\n' included, per request line to `output`, in order. The lines are the
-// complete ones that one read of one connection brought (at most
-// kMaxLinesPerBatch), so a handler may treat them as a batch.
-using LineHandler =
-    std::function<void(std::span<const std::string_view> lines, std::string& output)>;
+// '\n' included, per request line to `output`, in order, and returns how
+// many lines it answered: all of them, or fewer once `output` holds
+// `output_budget` bytes or more (the rest come again later, when the client
+// has read). The lines are the complete ones that one read of one
+// connection brought (at most kMaxLinesPerBatch), so a handler may treat
+// them as a batch.
+using LineHandler = std::function<std::size_t(std::span<const std::string_view> lines,
+                                              std::string& output, std::size_t output_budget)>;
 inline constexpr std::size_t kMaxLinesPerBatch = 512;
 
 class LineServer {
@@ -57,9 +71,10 @@ class LineServer {
   LineServer(int listen_fd, LineServerOptions options, LineHandler handler, std::FILE* log);
   ~LineServer();
 
-  // Serves until the signal descriptor (a signalfd for SIGINT/SIGTERM) is
-  // readable, then drains as described above.
-  [[nodiscard]] absl::Status Run(int signal_fd);
+  // Serves until the signal descriptor (a signalfd for SIGINT, SIGTERM and
+  // SIGHUP) reports SIGINT or SIGTERM, then drains as described above;
+  // SIGHUP runs `on_hangup` (when set) between requests.
+  [[nodiscard]] absl::Status Run(int signal_fd, std::function<void()> on_hangup = {});
 
   int open_connections() const { return static_cast<int>(connections_.size()); }
   std::int64_t accepted_connections() const { return accepted_; }
@@ -85,6 +100,8 @@ class LineServer {
   void ResumeAccepting();
   void Close(int fd);
   void CloseIdleConnections();
+  // Whether the unfinished input of every connection fits the bound.
+  bool BufferedInputFits() const;
   void LogCounts(bool force);
 
   int listen_fd_;

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstring>
@@ -30,7 +31,17 @@ constexpr absl::Duration kLogInterval = absl::Seconds(5);
 
 LineServer::LineServer(int listen_fd, LineServerOptions options, LineHandler handler,
                        std::FILE* log)
-    : listen_fd_(listen_fd), options_(options), handler_(std::move(handler)), log_(log) {}
+    : listen_fd_(listen_fd), options_(options), handler_(std::move(handler)), log_(log) {
+  if (options_.max_buffered_input_bytes == 0) {
+    options_.max_buffered_input_bytes = std::max<std::size_t>(64 << 20, 4 * options_.max_line_bytes);
+  }
+}
+
+bool LineServer::BufferedInputFits() const {
+  std::size_t total = 0;
+  for (const auto& [fd, connection] : connections_) total += connection->input.size();
+  return total <= options_.max_buffered_input_bytes;
+}
 
 LineServer::~LineServer() {
   for (auto& [fd, connection] : connections_) ::close(fd);

@@ -31,6 +31,8 @@ struct LineServer::Connection {
   // After the output is sent, close (an over-long line, a send error, idleness).
   bool close_after_flush = false;
   std::uint32_t interest = EPOLLIN | EPOLLRDHUP;  // the events registered with epoll
+  // The last time the client completed a request line or took some of its
+  // answers (a byte without a newline is not progress).
   absl::Time last_activity = absl::Now();
 
   std::size_t unsent() const { return output.size() - output_sent; }

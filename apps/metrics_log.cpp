@@ -87,7 +87,7 @@ void MetricsLog::WriteRow(const RegressionMetrics& metrics) {
   last_row_sum_absolute_error_ = sum_absolute_error;
 }
 
-void MetricsLog::WriteRow(const ClassificationMetrics& metrics) {
+void MetricsLog::WriteRow(const ClassificationMetrics& metrics, bool with_confusion) {
   const std::int64_t since = metrics.count() - last_row_count_;
   const double accuracy_since =
       Ratio(static_cast<double>(metrics.correct() - last_row_correct_), since);
@@ -96,6 +96,17 @@ void MetricsLog::WriteRow(const ClassificationMetrics& metrics) {
   WriteField(file_.get(), "accuracy_since", accuracy_since);
   WriteField(file_.get(), "error_rate", 1.0 - metrics.accuracy());
   WriteField(file_.get(), "error_rate_since", 1.0 - accuracy_since);
+  if (with_confusion) {
+    std::fputs(",\"confusion\":[", file_.get());
+    for (int actual = 0; actual < metrics.num_classes(); ++actual) {
+      for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
+        std::fprintf(file_.get(), "%s%" PRId64,
+                     predicted > 0 ? "," : actual > 0 ? "],[" : "[",
+                     metrics.confusion(actual, predicted));
+      }
+    }
+    std::fputs("]]", file_.get());
+  }
   WriteRate(metrics.count());
   last_row_count_ = metrics.count();
   last_row_correct_ = metrics.correct();
@@ -115,7 +126,7 @@ absl::Status MetricsLog::Finish(const RegressionMetrics& metrics) {
 }
 
 absl::Status MetricsLog::Finish(const ClassificationMetrics& metrics) {
-  if (file_ != nullptr && metrics.count() > last_row_count_) WriteRow(metrics);
+  if (file_ != nullptr && metrics.count() > 0) WriteRow(metrics, /*with_confusion=*/true);
   return Close();
 }
 

@@ -44,7 +44,9 @@ class MetricsLog {
   void Update(const RegressionMetrics& metrics);
   void Update(const ClassificationMetrics& metrics);
   // The last row (unless just written), then closes the file; names the
-  // file when a write failed.
+  // file when a write failed. A classifier's last row also holds the whole
+  // confusion matrix ("confusion": rows of true classes), which the summary
+  // on standard error shows in full only for a few classes.
   [[nodiscard]] absl::Status Finish(const RegressionMetrics& metrics);
   [[nodiscard]] absl::Status Finish(const ClassificationMetrics& metrics);
 
@@ -52,7 +54,8 @@ class MetricsLog {
   MetricsLog(std::FILE* file, std::string path, std::int64_t every);
   bool RowDue(std::int64_t count);
   void WriteRow(const RegressionMetrics& metrics);
-  void WriteRow(const ClassificationMetrics& metrics);
+  // `with_confusion`: the last row, with the confusion matrix.
+  void WriteRow(const ClassificationMetrics& metrics, bool with_confusion = false);
   // The fields every row ends with, and the row's end.
   void WriteRate(std::int64_t count);
   absl::Status Close();

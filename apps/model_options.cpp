@@ -74,6 +74,10 @@ absl::StatusOr<std::vector<double>> Lengthscales(const ModelOptions& options) {
   return lengthscales;
 }
 
+}  // namespace
+
+int BytesPerNumber(const ModelOptions& options) { return options.precision == "float32" ? 4 : 8; }
+
 double MemoryLimitBytes(const ModelOptions& options) {
   const std::int64_t flag = options.max_model_memory_mb;
   if (flag > 0) return static_cast<double>(flag) * (1 << 20);
@@ -83,9 +87,6 @@ double MemoryLimitBytes(const ModelOptions& options) {
   return 0.5 * static_cast<double>(pages) * static_cast<double>(page_size);
 }
 
-}  // namespace
-
-int BytesPerNumber(const ModelOptions& options) { return options.precision == "float32" ? 4 : 8; }
 
 absl::Status CheckModelFitsMemory(const LearnerConfig& config, const ModelOptions& options) {
   const int bytes_per_number = BytesPerNumber(options);

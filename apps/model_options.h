@@ -30,6 +30,10 @@ int OutputsFor(const InputOptions& input);
 // 4 for float32, 8 for float64.
 int BytesPerNumber(const ModelOptions& options);
 
+// The most memory a model may take: --max_model_memory_mb, by default half
+// the physical memory.
+double MemoryLimitBytes(const ModelOptions& options);
+
 // Refuses (ResourceExhausted, naming the estimate and the limit) a model
 // larger than --max_model_memory_mb.
 [[nodiscard]] absl::Status CheckModelFitsMemory(const LearnerConfig& config,

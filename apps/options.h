@@ -88,12 +88,15 @@ struct CheckpointOptions {
   double save_interval = 0.0;
 };
 
+// serve closes a connection that made no progress this long (line_server.h).
+inline constexpr double kDefaultIdleTimeoutSeconds = 300;
+
 struct ServerOptions {
   std::string listen = "127.0.0.1:7878";
   std::string port_file;
   int max_connections = 1024;
   bool max_connections_given = false;
-  double idle_timeout = 0.0;
+  double idle_timeout = kDefaultIdleTimeoutSeconds;
   int fields = 0;
   bool follow = false;  // answer with the newest model at --load, learn nothing
 };

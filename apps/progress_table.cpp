@@ -109,14 +109,8 @@ void ProgressTable::Finish(const RegressionMetrics& metrics, std::int64_t lines_
   PrintThroughput(metrics.count() - resumed_count_ + predicted_only);
 }
 
-void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t lines_read,
-                           std::int64_t predicted_only, std::int64_t rejected,
-                           const char* scored_verb) {
-  if (metrics.count() > last_row_count_) PrintRow(metrics);
-  const char* label = PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
-  if (metrics.count() > 0) {
-    std::fprintf(out_, "%s: accuracy %.4f (%" PRId64 " of %" PRId64 ")\n", label,
-                 metrics.accuracy(), metrics.correct(), metrics.count());
+void ProgressTable::PrintConfusion(const ClassificationMetrics& metrics) {
+  if (metrics.num_classes() <= kMaxClassesShownWhole) {
     std::fprintf(out_, "confusion counts (row: true class, column: predicted class):\n");
     for (int actual = 0; actual < metrics.num_classes(); ++actual) {
       std::fprintf(out_, "%4d:", actual);
@@ -125,6 +119,26 @@ void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t li
       }
       std::fprintf(out_, "\n");
     }
+    return;
+  }
+  // A K x K matrix of thousands of classes is megabytes nobody reads here.
+  std::fprintf(out_, "largest confusions of %d classes (true -> predicted: count; the whole matrix "
+               "is in --metrics_out's last row):", metrics.num_classes());
+  for (const ClassificationMetrics::Confusion& confusion : metrics.WorstConfusions(kConfusionsShown)) {
+    std::fprintf(out_, " %d->%d: %" PRId64, confusion.actual, confusion.predicted, confusion.count);
+  }
+  std::fprintf(out_, "\n");
+}
+
+void ProgressTable::Finish(const ClassificationMetrics& metrics, std::int64_t lines_read,
+                           std::int64_t predicted_only, std::int64_t rejected,
+                           const char* scored_verb) {
+  if (metrics.count() > last_row_count_) PrintRow(metrics);
+  const char* label = PrintCounts(metrics.count(), lines_read, predicted_only, rejected, scored_verb);
+  if (metrics.count() > 0) {
+    std::fprintf(out_, "%s: accuracy %.4f (%" PRId64 " of %" PRId64 ")\n", label,
+                 metrics.accuracy(), metrics.correct(), metrics.count());
+    PrintConfusion(metrics);
   }
   PrintThroughput(metrics.count() - resumed_count_ + predicted_only);
 }

@@ -40,6 +40,10 @@ class ProgressTable {
   void Finish(const ClassificationMetrics& metrics, std::int64_t lines_read,
               std::int64_t predicted_only, std::int64_t rejected, const char* scored_verb);
 
+ public:
+  static constexpr int kMaxClassesShownWhole = 32;
+  static constexpr int kConfusionsShown = 20;
+
  private:
   // The next row after `count` resumed samples.
   void SkipRowsUpTo(std::int64_t count);
@@ -47,6 +51,9 @@ class ProgressTable {
   bool RowDue(std::int64_t count);
   void PrintRow(const RegressionMetrics& metrics);
   void PrintRow(const ClassificationMetrics& metrics);
+  // The whole matrix for up to kMaxClassesShownWhole classes, else the
+  // kConfusionsShown largest mistakes.
+  void PrintConfusion(const ClassificationMetrics& metrics);
   // The "finished" line; returns the label of the metrics line.
   const char* PrintCounts(std::int64_t scored, std::int64_t lines_read,
                           std::int64_t predicted_only, std::int64_t rejected,

@@ -66,12 +66,13 @@ int Serve(const StreamOptions& options, int signal_fd) {
   server_options.max_line_bytes = static_cast<std::size_t>(options.input_format.max_line_bytes);
   server_options.idle_timeout = absl::Seconds(options.server.idle_timeout);
   LineServer server(*listen_fd, server_options,
-                    [&session](std::span<const std::string_view> lines, std::string& output) {
-                      session.HandleLines(lines, output);
+                    [&session](std::span<const std::string_view> lines, std::string& output,
+                               std::size_t output_budget) {
+                      return session.HandleLines(lines, output, output_budget);
                     },
                     stderr);
   session.set_server(&server);
-  absl::Status status = server.Run(signal_fd);
+  absl::Status status = server.Run(signal_fd, [&session] { session.SaveOnHangup(); });
   if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
   if (!status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
@@ -135,12 +136,13 @@ int RunServeCommand(StreamOptions options) {
   if (std::optional<std::string> note = FitDescriptorLimit(options.server); note.has_value()) {
     std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());
   }
-  // SIGINT and SIGTERM arrive as readable events on a descriptor, so the
+  // SIGINT, SIGTERM and SIGHUP arrive as readable events on a descriptor, so the
   // event loop shuts down in an orderly way between requests.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
   sigprocmask(SIG_BLOCK, &signals, nullptr);
   const int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
   if (signal_fd < 0) {

@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "model_options.h"
 #include "printable_text.h"
+#include "progress_table.h"
 
 namespace rffstream::app {
 namespace {
@@ -47,28 +49,44 @@ ServeSession<Real>::ServeSession(const StreamOptions& options, std::FILE* log)
     : save_path_(options.checkpoint.save),
       log_(log),
       pipeline_(SettingsFor(options, sizeof(Real), log), *this) {
-  if (options.server.follow) follower_.emplace(options.checkpoint.load);
+  if (options.server.follow) {
+    follower_.emplace(options.checkpoint.load, MemoryLimitBytes(options.model), log);
+  }
 }
 
 template <class Real>
-void ServeSession<Real>::HandleLines(std::span<const std::string_view> lines, std::string& output) {
+std::size_t ServeSession<Real>::HandleLines(std::span<const std::string_view> lines,
+                                            std::string& output, std::size_t output_budget) {
   output_ = &output;
   if (follower_.has_value()) {
-    if (std::optional<BasicCheckpoint<Real>> newest = follower_->Poll(log_)) {
+    if (std::optional<BasicCheckpoint<Real>> newest = follower_->TakeNewest()) {
       // A replica's lines keep their shape: a model that reads its input
       // otherwise (other columns, inputs or classes) waits for a restart.
       if (!(newest->record.task == pipeline_.task())) {
+        follower_->Refused();
         std::fprintf(log_,
                      "rffstream serve: --follow: the new model reads its input differently "
                      "(columns, inputs or classes); still answering with the one loaded before: "
                      "restart serve to follow it\n");
       } else if (absl::Status resumed = pipeline_.Resume(*std::move(newest), "the new model");
                  !resumed.ok()) {
+        follower_->Refused();
         std::fprintf(log_, "rffstream serve: --follow: %s\n", std::string(resumed.message()).c_str());
+      } else {
+        follower_->Adopted();
       }
     }
   }
+  const std::size_t output_start = output.size();
+  std::size_t answered = 0;
   for (std::string_view line : lines) {
+    // Answers wait in memory until the client reads them: stop at the
+    // budget (lines in a block are answered when it is flushed, below).
+    if (output.size() - output_start >= output_budget) {
+      (void)pipeline_.FlushBlock();
+      if (output.size() - output_start >= output_budget) break;
+    }
+    ++answered;
     if (!line.empty() && line.front() == '!') {
       (void)pipeline_.FlushBlock();  // answers stay in order
       absl::StrAppend(&output, Control(line.substr(1)), "\n");
@@ -83,6 +101,7 @@ void ServeSession<Real>::HandleLines(std::span<const std::string_view> lines, st
   }
   (void)pipeline_.FlushBlock();
   output_ = nullptr;
+  return answered;
 }
 
 template <class Real>
@@ -122,7 +141,27 @@ absl::Status ServeSession<Real>::Save() {
   if (save_path_.empty()) {
     return absl::FailedPreconditionError("no checkpoint file configured (start with --save=FILE)");
   }
-  return pipeline_.Save(save_path_);
+  // Many !save requests in a row on an unchanged model cost one write.
+  const std::int64_t samples = pipeline_.model().samples_learned();
+  if (samples == saved_samples_ && pipeline_.learner() != nullptr) return absl::OkStatus();
+  absl::Status saved = pipeline_.Save(save_path_);
+  if (saved.ok()) saved_samples_ = samples;
+  return saved;
+}
+
+template <class Real>
+void ServeSession<Real>::SaveOnHangup() {
+  if (save_path_.empty()) {
+    std::fprintf(log_, "rffstream serve: SIGHUP: no --save, so nothing to save; serving on\n");
+    return;
+  }
+  const absl::Status saved = Save();
+  if (saved.ok()) {
+    std::fprintf(log_, "rffstream serve: SIGHUP: saved %s; serving on\n", save_path_.c_str());
+  } else {
+    std::fprintf(log_, "rffstream serve: SIGHUP: checkpoint not saved: %s; serving on\n",
+                 std::string(saved.message()).c_str());
+  }
 }
 
 template <class Real>
@@ -146,17 +185,29 @@ std::string ServeSession<Real>::Control(std::string_view command) {
       absl::StrAppend(&connections, " model_samples ", pipeline_.learner()->samples_learned(),
                       " model_loaded ", absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ",
                                                          follower_->loaded_at(), absl::UTCTimeZone()),
-                      " reloads ", follower_->reloads());
+                      " reloads ", follower_->reloads(), " refused ", follower_->refusals());
     }
     const ModelStage<Real>& model = pipeline_.model();
     if (model.task().is_classifier()) {
-      // The confusion counts row by row (true class), ';' between rows.
+      // The confusion counts row by row (true class), ';' between rows; for
+      // many classes the largest mistakes only ("true>predicted:count"), so
+      // that an answer stays small whatever K.
       const ClassificationMetrics& metrics = model.classification();
       std::string confusion;
-      for (int actual = 0; actual < metrics.num_classes(); ++actual) {
-        for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
-          absl::StrAppend(&confusion, predicted > 0 ? "," : actual > 0 ? ";" : "",
-                          metrics.confusion(actual, predicted));
+      if (metrics.num_classes() <= ProgressTable::kMaxClassesShownWhole) {
+        absl::StrAppend(&confusion, " confusion ");
+        for (int actual = 0; actual < metrics.num_classes(); ++actual) {
+          for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
+            absl::StrAppend(&confusion, predicted > 0 ? "," : actual > 0 ? ";" : "",
+                            metrics.confusion(actual, predicted));
+          }
+        }
+      } else {
+        absl::StrAppend(&confusion, " worst_confusions ");
+        for (const ClassificationMetrics::Confusion& worst :
+             metrics.WorstConfusions(ProgressTable::kConfusionsShown)) {
+          absl::StrAppend(&confusion, confusion.back() == ' ' ? "" : ",", worst.actual, ">",
+                          worst.predicted, ":", worst.count);
         }
       }
       const BasicLearner<Real>* learner = model.learner();
@@ -164,7 +215,7 @@ std::string ServeSession<Real>::Control(std::string_view command) {
                                       ? absl::StrCat(" updates ", learner->updates())
                                       : std::string();
       return absl::StrCat("samples ", metrics.count(), " accuracy ", Number(metrics.accuracy()),
-                          updates, " confusion ", confusion, connections);
+                          updates, confusion, connections);
     }
     const RegressionMetrics& metrics = model.metrics();
     return absl::StrCat("samples ", metrics.count(), " mse ", Number(metrics.mean_squared_error()),

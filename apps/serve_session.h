@@ -48,8 +48,14 @@ class ServeSession : public OutcomeSink {
   }
   void set_server(const LineServer* server) { server_ = server; }
 
-  // The complete lines of one read; their answers, in order, to `output`.
-  void HandleLines(std::span<const std::string_view> lines, std::string& output);
+  // The complete lines of one read; their answers, in order, to `output`,
+  // until it holds `output_budget` bytes: returns the lines answered.
+  std::size_t HandleLines(std::span<const std::string_view> lines, std::string& output,
+                          std::size_t output_budget);
+
+  // SIGHUP: a checkpoint now (with --save), reported in the log; serving
+  // goes on.
+  void SaveOnHangup();
 
   // The server is stopping: a model still warming up is built from the
   // lines there are (as learn does at the end of a short input) and saved
@@ -70,6 +76,9 @@ class ServeSession : public OutcomeSink {
   std::int64_t lines_ = 0;  // data lines received, all clients
   std::string* output_ = nullptr;  // of the read being answered
   std::optional<ModelFollower<Real>> follower_;  // --follow
+  // The model's sample count at the last save (-1: none yet), so that
+  // repeated !save requests on an unchanged model write nothing.
+  std::int64_t saved_samples_ = -1;
 };
 
 extern template class ServeSession<float>;

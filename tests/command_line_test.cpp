@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -79,8 +80,11 @@ TEST_CASE("Flag names may be written with dashes", "[command_line]") {
   std::vector<char*> with_value{const_cast<char*>("rffstream"), const_cast<char*>("learn"),
                                 const_cast<char*>("--input"), const_cast<char*>("-my-data.csv")};
   CHECK(rffstream::app::NormalizeFlagNames(4, with_value.data())[3] == "-my-data.csv");
-  // End to end: --progress-every is --progress_every.
-  const RunResult result = Run("learn --progress-every=1 --no-intercept --quiet");
+  // End to end: --progress-every is --progress_every (and learns a line).
+  TempDir dir;
+  std::ofstream(dir.File("line.csv")) << "0.5,1\n";
+  const RunResult result =
+      Run("learn --progress-every=1 --no-intercept --quiet --input=" + dir.File("line.csv"));
   CHECK(result.exit_code == 0);
 }
 

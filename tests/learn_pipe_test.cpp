@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
@@ -80,6 +81,11 @@ class PipedLearn {
   // The exit code, or -1 if the child did not exit within the timeout.
   int Wait() { return rffstream::testing::WaitForExit(pid_, kTimeout); }
 
+  // A real signal, as Ctrl-C (SIGINT), kill (SIGTERM) or a hang-up sends it.
+  void Signal(int signal) { REQUIRE(::kill(pid_, signal) == 0); }
+
+  std::string File(const std::string& name) const { return dir_.File(name); }
+
  private:
   TempDir dir_;
   std::string log_;
@@ -136,6 +142,35 @@ TEST_CASE("learn --strict stops at a malformed line of an open stream", "[app][p
   while (learn.ReadLine().has_value()) ++answered;
   CHECK(answered == 300);
   CHECK(learn.Log().find("line 301: field 3: 'x' is not a number") != std::string::npos);
+}
+
+TEST_CASE("A signal stops learn in order: the lines read are learned, summarized and saved",
+          "[app][pipe][signals]") {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    INFO("signal " << signal);
+    TempDir dir;
+    const std::string model = dir.File("model.rff");
+    PipedLearn learn({"--predictions=-", "--features=16", "--standardize=0", "--gamma=0.5",
+                      "--ridge=0.01", "--save=" + model});
+    std::string lines;
+    for (int t = 0; t < 120; ++t) lines += DataLine(t);
+    learn.Write(lines);
+    int answered = 0;
+    while (answered < 120 && learn.ReadLine().has_value()) ++answered;
+    REQUIRE(answered == 120);  // every line read has been learned
+    // The input stays open, as a live stream's does.
+    learn.Signal(signal);
+    CHECK(learn.Wait() == 128 + signal);
+    const std::string log = learn.Log();
+    INFO(log);
+    CHECK(log.find("signal " + std::to_string(signal) + ": stopped reading after line 120") !=
+          std::string::npos);
+    const std::string exported = dir.File("model.json");
+    REQUIRE(std::system((std::string(RFFSTREAM_APP_PATH) + " export --load=" + model + " > " +
+                         exported).c_str()) == 0);
+    CHECK(rffstream::testing::ReadText(exported).find("\"samples_learned\": 120") !=
+          std::string::npos);
+  }
 }
 
 }  // namespace

@@ -253,6 +253,27 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   return task;
 }
 
+// Version 5 on: the classes' labels, none or one per class, distinct.
+absl::Status ReadClassLabels(internal::ByteReader& reader, Task& task) {
+  constexpr std::uint64_t kMaxLabelBytes = 1 << 16;
+  std::uint64_t count = 0;
+  if (absl::Status read = reader.Read("number of class labels", count); !read.ok()) return read;
+  if (count != 0 && count != static_cast<std::uint64_t>(task.num_classes)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": ", count,
+                                            " class labels for ", task.num_classes, " classes"));
+  }
+  task.class_labels.resize(count);
+  for (std::string& label : task.class_labels) {
+    if (absl::Status read = reader.ReadString("class label", kMaxLabelBytes, label); !read.ok()) {
+      return read;
+    }
+  }
+  if (absl::Status valid = task.Validate(); !valid.ok()) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": ", valid.message()));
+  }
+  return absl::OkStatus();
+}
+
 // The task must describe the model's inputs and outputs.
 absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config) {
   if (task.num_inputs() != config.features.input_dimension ||
@@ -321,6 +342,8 @@ absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& l
   for (const RegressionMetrics& target : record.further_targets) {
     WriteRegressionMetrics(writer, target);
   }
+  writer.Write<std::uint64_t>(record.task.class_labels.size());
+  for (const std::string& label : record.task.class_labels) writer.WriteString(label);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -429,6 +452,9 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
       if (!read.ok()) return read.status();
       further_targets.push_back(*std::move(read));
     }
+  }
+  if (version >= 5) {
+    if (absl::Status read = ReadClassLabels(reader, *task); !read.ok()) return read;
   }
   if (reader.remaining() != 0) {
     return absl::DataLossError(

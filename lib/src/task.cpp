@@ -51,6 +51,19 @@ absl::Status Task::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("task: num_classes must be 0 (regression) or at least 2, got ", num_classes));
   }
+  if (!class_labels.empty()) {
+    if (static_cast<int>(class_labels.size()) != num_classes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "task: ", class_labels.size(), " class labels for ", num_classes, " classes"));
+    }
+    for (std::size_t i = 0; i < class_labels.size(); ++i) {
+      if (std::find(class_labels.begin() + static_cast<std::ptrdiff_t>(i) + 1, class_labels.end(),
+                    class_labels[i]) != class_labels.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("task: the class label '", class_labels[i], "' is given twice"));
+      }
+    }
+  }
   if (standardize_lines < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("task: standardize_lines must be >= 0, got ", standardize_lines));

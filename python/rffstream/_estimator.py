@@ -74,7 +74,8 @@ class StreamingEstimator(BaseEstimator):
         if keys is not None and len({str(key) for key in keys}) != len(keys):
             raise ValueError(f"x has keys that name the same input: {list(keys)!r}")
         self._engine = _engine.create(self._model_options(), self.block, num_inputs,
-                                      num_targets, num_classes, list(names))
+                                      num_targets, num_classes, list(names),
+                                      self._class_label_texts())
         self.n_features_in_ = num_inputs
         self._num_targets = num_targets
         self._y_columns = y_columns or num_targets > 1
@@ -83,6 +84,10 @@ class StreamingEstimator(BaseEstimator):
         if keys is not None and any(not isinstance(key, str) for key in keys):
             self._input_keys = list(keys)
             self._engine.set_input_keys(self._input_keys)
+
+    def _class_label_texts(self):
+        """The labels as the checkpoint keeps them (text); none for a regressor."""
+        return []
 
     def _start_from_dict(self, x, num_targets, num_classes, target_names):
         """The engine for a first sample that may be a dict of named inputs."""
@@ -203,7 +208,8 @@ class StreamingEstimator(BaseEstimator):
         self._engine = _engine.create(self._model_options(), self.block,
                                       description["num_inputs"],
                                       1 if classes else description["num_outputs"], classes,
-                                      description["column_names"])
+                                      description["column_names"],
+                                      description.get("class_labels", []))
         if len(X):
             self._engine.learn(X, y)
         self._restore_keys()

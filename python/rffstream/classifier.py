@@ -52,6 +52,23 @@ class Classifier(StreamingEstimator):
         self.classes_ = labels
         self._index = {label: i for i, label in enumerate(labels.tolist())}
 
+    def _class_label_texts(self):
+        return [str(label) for label in self.classes_.tolist()]
+
+    @staticmethod
+    def _labels_from_texts(texts):
+        """The labels a checkpoint keeps as text, as numbers again when they
+        all read as integers (or as numbers): labels 10 and 20 come back as
+        10 and 20, "cat" and "dog" as text."""
+        for kind in (int, float):
+            try:
+                return np.asarray([kind(text) for text in texts])
+            except ValueError:
+                pass
+        if set(texts) <= {"True", "False"}:
+            return np.asarray([text == "True" for text in texts])
+        return np.asarray(texts, dtype=object)
+
     def _class_indices(self, y):
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
@@ -170,5 +187,10 @@ class Classifier(StreamingEstimator):
 
     def _adopt(self, engine):
         super()._adopt(engine)
-        self.classes = engine.description()["num_classes"]
+        description = engine.description()
+        texts = description["class_labels"]
+        # The labels travel in the checkpoint; a model of the command line
+        # has classes 0..K-1.
+        self.classes = (self._labels_from_texts(texts).tolist() if texts
+                        else description["num_classes"])
         self._set_classes(self.classes)

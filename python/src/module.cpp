@@ -266,6 +266,7 @@ class Engine {
     description["num_outputs"] = num_outputs_;
     description["num_classes"] = task.num_classes;
     description["column_names"] = task.column_names;
+    description["class_labels"] = task.class_labels;
     description["input_names"] = InputNames();
     description["standardize"] = task.standardize_lines;
     description["window"] = estimator_->window_samples();
@@ -571,9 +572,11 @@ app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
 }
 
 py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, int num_targets,
-                        int num_classes, std::vector<std::string> column_names) {
+                        int num_classes, std::vector<std::string> column_names,
+                        std::vector<std::string> class_labels) {
   app::ModelOptions options = ModelOptionsFrom(parameters);
-  const EstimatorShape shape{num_inputs, num_targets, num_classes, std::move(column_names)};
+  const EstimatorShape shape{num_inputs, num_targets, num_classes, std::move(column_names),
+                             std::move(class_labels)};
   if (options.precision == "float32") {
     auto estimator = StreamEstimator<float>::Create(std::move(options), block, shape);
     Check(estimator.status());
@@ -647,7 +650,7 @@ PYBIND11_MODULE(_engine, module) {
   BindEngine<float>(module, "Engine32");
   module.def("create", &CreateEngine, py::arg("parameters"), py::arg("block"),
              py::arg("num_inputs"), py::arg("num_targets"), py::arg("num_classes"),
-             py::arg("column_names"));
+             py::arg("column_names"), py::arg("class_labels") = std::vector<std::string>());
   module.def("load", &LoadEngine, py::arg("path"), py::arg("block"));
   module.def("from_bytes", &EngineFromBytes, py::arg("data"), py::arg("block"));
   module.attr("version") = std::string(rffstream::kVersion);

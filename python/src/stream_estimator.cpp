@@ -80,6 +80,8 @@ absl::StatusOr<std::unique_ptr<StreamEstimator<Real>>> StreamEstimator<Real>::Cr
       app::TaskFromOptions(input, options, "", shape.column_names, 0,
                            shape.num_inputs + shape.num_targets);
   if (!task.ok()) return task.status();
+  task->class_labels = shape.class_labels;
+  if (absl::Status valid = task->Validate(); !valid.ok()) return valid;
   auto messages = std::make_unique<MessageBuffer>();
   std::FILE* log = messages->file();
   std::unique_ptr<StreamEstimator> estimator(

@@ -33,6 +33,8 @@ struct EstimatorShape {
   int num_classes = 0;  // K >= 2 for a classifier
   // Names of the inputs then of the targets (from dict samples), or empty.
   std::vector<std::string> column_names;
+  // A classifier's labels as text, in class order, saved with the model; or empty.
+  std::vector<std::string> class_labels;
 };
 
 // A sample that was not learned, and why.

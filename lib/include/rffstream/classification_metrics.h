@@ -43,6 +43,16 @@ class ClassificationMetrics {
   }
   const std::vector<std::int64_t>& confusion_counts() const { return confusion_; }
 
+  // The `count` largest off-diagonal counts (mistakes), largest first (ties:
+  // by true class, then predicted class); fewer when fewer are non-zero. For
+  // summaries of many classes, whose whole matrix is too large to read.
+  struct Confusion {
+    int actual;
+    int predicted;
+    std::int64_t count;
+  };
+  std::vector<Confusion> WorstConfusions(int count) const;
+
  private:
   int num_classes_;
   std::int64_t count_ = 0;

@@ -52,6 +52,10 @@ struct Task {
   // classifier whose one target column holds the class 0..K-1, learned
   // one-vs-rest as K outputs.
   int num_classes = 0;
+  // The classes' labels as text, in class order ("cat", "dog"; "10", "20"),
+  // or empty: the labels are 0..K-1. Kept so that a model learned on other
+  // labels (Python's Classifier) answers with them again after a load.
+  std::vector<std::string> class_labels;
   // Settings that the first lines of the data decided (0 / false: none):
   // the window that standardized the inputs, and the bandwidth, ridge and
   // kernel chosen on it. Kept so that repeating the same flags is recognized.
