@@ -88,6 +88,9 @@ void MetricsLog::WriteRow(const RegressionMetrics& metrics) {
 }
 
 void MetricsLog::WriteRow(const ClassificationMetrics& metrics, bool with_confusion) {
+  last_row_offset_ = std::ftell(file_.get());
+  row_before_count_ = last_row_count_;
+  row_before_correct_ = last_row_correct_;
   const std::int64_t since = metrics.count() - last_row_count_;
   const double accuracy_since =
       Ratio(static_cast<double>(metrics.correct() - last_row_correct_), since);
@@ -126,7 +129,15 @@ absl::Status MetricsLog::Finish(const RegressionMetrics& metrics) {
 }
 
 absl::Status MetricsLog::Finish(const ClassificationMetrics& metrics) {
-  if (file_ != nullptr && metrics.count() > 0) WriteRow(metrics, /*with_confusion=*/true);
+  if (file_ == nullptr || metrics.count() == 0) return Close();
+  // The last row was written at this count already: written again in its
+  // place (a regular file), now with the matrix; a pipe gets it once more.
+  if (metrics.count() == last_row_count_ && last_row_offset_ >= 0 &&
+      std::fseek(file_.get(), last_row_offset_, SEEK_SET) == 0) {
+    last_row_count_ = row_before_count_;
+    last_row_correct_ = row_before_correct_;
+  }
+  WriteRow(metrics, /*with_confusion=*/true);
   return Close();
 }
 

@@ -72,6 +72,12 @@ class MetricsLog {
   double last_row_sum_squared_error_ = 0.0;
   double last_row_sum_absolute_error_ = 0.0;
   std::int64_t last_row_correct_ = 0;
+  // Where the last classification row starts in the file (-1: unknown, or
+  // not seekable) and the counts it was measured from, so that Finish can
+  // rewrite it with the confusion matrix rather than repeat it.
+  long last_row_offset_ = -1;
+  std::int64_t row_before_count_ = 0;
+  std::int64_t row_before_correct_ = 0;
   absl::Time start_ = absl::Now();
 };
 

@@ -131,8 +131,9 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   const std::size_t counts_at = bytes.find(counts);
   REQUIRE(counts_at != std::string::npos);
   bytes.erase(counts_at + 8, 8);
-  // Nor the number of further targets' metrics, last before the checksum.
-  bytes.erase(bytes.size() - 8, 4);
+  // Nor the number of further targets' metrics and (version 5) the class
+  // labels' count, last before the checksum.
+  bytes.erase(bytes.size() - 16, 12);
   const std::uint32_t version = 3;
   std::memcpy(bytes.data() + 8, &version, 4);
   const std::uint32_t checksum = internal::ExtendCrc32c(
@@ -146,11 +147,11 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   CHECK(loaded->learner.updates() == 77);
   CHECK(loaded->learner.Predict(Input<double>(5)) == learner->Predict(Input<double>(5)));
   // Other versions are named.
-  const std::uint32_t future = 5;
+  const std::uint32_t future = 6;
   std::memcpy(bytes.data() + 8, &future, 4);
-  std::stringstream version_5(bytes);
-  CHECK(ReadCheckpoint<double>(version_5, "v5.rff").status().message() ==
-        "v5.rff: unsupported checkpoint format version 5 (this build reads versions 3 to 4)");
+  std::stringstream version_6(bytes);
+  CHECK(ReadCheckpoint<double>(version_6, "v6.rff").status().message() ==
+        "v6.rff: unsupported checkpoint format version 6 (this build reads versions 3 to 5)");
 }
 
 TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {

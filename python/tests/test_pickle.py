@@ -37,3 +37,19 @@ def test_saved_and_loaded_float32(tmp_path, regression_stream):
     assert loaded.precision == "float32"
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
     assert loaded.predict(X.astype(np.float32)).dtype == np.float64
+
+
+def test_saved_classifier_keeps_its_labels(tmp_path, class_stream):
+    X, y = class_stream
+    for labels in (np.array([10, 20, 30]), np.array(["cat", "dog", "emu"]),
+                   np.array([-1.0, 1.0, 2.0])):
+        model = rffstream.Classifier().fit(X, labels[y])
+        model.save(tmp_path / "labels.rff")
+        loaded = rffstream.load(tmp_path / "labels.rff")
+        np.testing.assert_array_equal(loaded.classes_, model.classes_)
+        np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+        assert loaded.score(X, labels[y]) == model.score(X, labels[y]) > 0.8
+    # A model of the command line (classes 0..K-1) loads with those labels.
+    model = rffstream.Classifier(classes=3).fit(X, y)
+    model.save(tmp_path / "indices.rff")
+    assert rffstream.load(tmp_path / "indices.rff").classes_.tolist() == [0, 1, 2]
