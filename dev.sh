@@ -51,8 +51,9 @@ case "${1:-}" in
   test)
     build
     # Every suite must really be there: a missing one would pass by absence.
+    registered=$(cd "$BUILD_DIR" && ctest -N)
     for suite in python_module mpirun: no_avx512_cpu package_consumer_installed; do
-      (cd "$BUILD_DIR" && ctest -N) | grep -q "$suite" ||
+      grep -q "$suite" <<<"$registered" ||
         { echo "dev.sh: the test suite '$suite' is not registered with ctest" >&2; exit 1; }
     done
     (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)")
