@@ -35,9 +35,11 @@ int BytesPerNumber(const ModelOptions& options);
 double MemoryLimitBytes(const ModelOptions& options);
 
 // Refuses (ResourceExhausted, naming the estimate and the limit) a model
-// larger than --max_model_memory_mb.
+// larger than --max_model_memory_mb, counting `held_rows` rows of a warm-up
+// window held dense until the model is built.
 [[nodiscard]] absl::Status CheckModelFitsMemory(const LearnerConfig& config,
-                                                const ModelOptions& options);
+                                                const ModelOptions& options,
+                                                std::int64_t held_rows = 0);
 
 // Options given together with --load must agree with the loaded model and
 // its task: repeating the model's values is fine, a different value is an

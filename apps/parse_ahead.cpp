@@ -8,13 +8,16 @@ template <class Real>
 ParseAhead<Real>::ParseAhead(LineReader& reader, const LineParser& parser)
     : reader_(reader),
       parser_(parser),
-      converted_inputs_(static_cast<std::size_t>(parser.num_inputs())) {
+      converted_inputs_(static_cast<std::size_t>(parser.num_inputs())),
+      max_lines_(std::clamp(static_cast<int>(kInputBytesPerBatch /
+                                             (sizeof(double) * std::max(parser.num_inputs(), 1))),
+                            kMinLinesPerBatch, kMaxLinesPerBatch)) {
   for (Batch& batch : batches_) {
     batch.num_inputs_ = parser.num_inputs();
     batch.num_targets_ = parser.num_targets();
-    batch.lines_.resize(kMaxLinesPerBatch);
-    batch.inputs_.resize(static_cast<std::size_t>(kMaxLinesPerBatch) * parser.num_inputs());
-    batch.targets_.resize(static_cast<std::size_t>(kMaxLinesPerBatch) * parser.num_targets());
+    batch.lines_.resize(static_cast<std::size_t>(max_lines_));
+    batch.inputs_.resize(static_cast<std::size_t>(max_lines_) * parser.num_inputs());
+    batch.targets_.resize(static_cast<std::size_t>(max_lines_) * parser.num_targets());
   }
   reading_thread_ = std::thread([this] { ReadAll(); });
 }
@@ -38,13 +41,13 @@ void ParseAhead<Real>::MapWith(const BasicLearner<Real>& learner) {
 template <class Real>
 bool ParseAhead<Real>::Fill(Batch& batch) {
   const BasicLearner<Real>* mapper = mapper_.load(std::memory_order_acquire);
-  int capacity = kMaxLinesPerBatch;
+  int capacity = max_lines_;
   batch.row_length_ = 0;
   if (mapper != nullptr) {
     batch.row_length_ = mapper->row_length();
     const std::size_t row_bytes = sizeof(Real) * static_cast<std::size_t>(batch.row_length_);
     capacity = std::clamp(static_cast<int>(kFeatureRowBytesPerBatch / row_bytes),
-                          kMinLinesPerBatch, kMaxLinesPerBatch);
+                          kMinLinesPerBatch, max_lines_);
     batch.feature_rows_.resize(static_cast<std::size_t>(capacity) * batch.row_length_);
   }
   const std::span<double> inputs(batch.inputs_), targets(batch.targets_);

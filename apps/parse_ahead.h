@@ -92,6 +92,10 @@ class ParseAhead {
   // of them, and at least kMinLinesPerBatch rows.
   static constexpr std::size_t kFeatureRowBytesPerBatch = 1 << 20;
   static constexpr int kMinLinesPerBatch = 8;
+  // Wide inputs (a libsvm file of 10⁵ features) likewise: a batch holds
+  // about this many bytes of dense inputs, so four batches never hold
+  // 4 · 512 rows of them (1.6 GB at 10⁵ inputs).
+  static constexpr std::size_t kInputBytesPerBatch = 4 << 20;
 
   void ReadAll();
   // Fills `batch`; false when the input ended before its first line.
@@ -102,6 +106,7 @@ class ParseAhead {
   std::array<Batch, kBatches> batches_;
   std::atomic<const BasicLearner<Real>*> mapper_ = nullptr;
   std::vector<Real> converted_inputs_;  // the reading thread's x in Real
+  const int max_lines_;  // lines a batch holds at most (fewer for wide inputs)
 
   std::mutex mutex_;
   std::condition_variable changed_;

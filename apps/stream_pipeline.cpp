@@ -197,6 +197,18 @@ absl::Status StreamPipeline<Real>::DecideDimension() {
   if (!settings_.quiet) {
     std::fprintf(settings_.log, "libsvm dimension inferred: %d\n", input_.task().num_inputs());
   }
+  // Before the window's lines become dense rows: one stray index (100000:1)
+  // makes every row that wide.
+  absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(
+      settings_.model, input_.task().num_inputs(), input_.task().num_outputs());
+  if (config.ok()) {
+    if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model,
+                                                 static_cast<std::int64_t>(held_.size()));
+        !fits.ok()) {
+      held_.clear();
+      return fits;
+    }
+  }
   // The window's lines, parsed where they are held.
   ParsedLine parsed;
   for (WarmUpLine& line : held_) {
@@ -229,7 +241,9 @@ absl::Status StreamPipeline<Real>::BuildAndReplay() {
   absl::StatusOr<LearnerConfig> config =
       LearnerConfigFromOptions(settings_.model, task.num_inputs(), task.num_outputs());
   if (config.ok()) {
-    if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model); !fits.ok()) {
+    if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model,
+                                                 static_cast<std::int64_t>(held_.size()));
+        !fits.ok()) {
       config = fits;
     }
   }

@@ -23,8 +23,18 @@ absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapCo
   const double scale = config.map == FeatureMapKind::kPair
                            ? std::sqrt(1.0 / sampled.count)
                            : std::sqrt(2.0 / config.num_features);
-  return BasicFeatureMap(std::move(config), sampled.count,
-                         std::vector<Real>(sampled.projection.begin(), sampled.projection.end()),
+  // The projection can be large (D · d numbers, 10⁵ inputs: 200 MB): it is
+  // moved, or converted and the double copy released, so that building the
+  // map holds two copies at most (the row-major and the transposed one), as
+  // LearnerConfig::MemoryBytes counts.
+  std::vector<Real> projection;
+  if constexpr (std::is_same_v<Real, double>) {
+    projection = std::move(sampled.projection);
+  } else {
+    projection.assign(sampled.projection.begin(), sampled.projection.end());
+    std::vector<double>().swap(sampled.projection);
+  }
+  return BasicFeatureMap(std::move(config), sampled.count, std::move(projection),
                          std::vector<Real>(sampled.offsets.begin(), sampled.offsets.end()),
                          static_cast<Real>(scale));
 }
