@@ -95,13 +95,14 @@ absl::Status CheckModelFitsMemory(const LearnerConfig& config, const ModelOption
   const double window = static_cast<double>(held_rows) * sizeof(double) *
                         (config.features.input_dimension + config.num_outputs);
   // Choosing settings on the window maps it with candidate feature maps of
-  // their own (a projection each, one at a time) and factors D x D matrices
-  // in double.
+  // their own (a projection each, one at a time) and factors the smaller of
+  // its two Gram matrices (window x window or D x D) in double.
   const double features = config.features.num_features;
+  const double smaller = std::min(features, static_cast<double>(held_rows));
   const double tuning = ChoosesOnWarmUp(options)
                             ? sizeof(double) * (2.0 * features * config.features.input_dimension +
                                                 static_cast<double>(held_rows) * features +
-                                                3.0 * features * features)
+                                                3.0 * smaller * smaller)
                             : 0.0;
   const double estimate = config.MemoryBytes(bytes_per_number) + window + tuning;
   const double limit = MemoryLimitBytes(options);

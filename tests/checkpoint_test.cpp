@@ -147,11 +147,50 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   CHECK(loaded->learner.updates() == 77);
   CHECK(loaded->learner.Predict(Input<double>(5)) == learner->Predict(Input<double>(5)));
   // Other versions are named.
-  const std::uint32_t future = 6;
+  const std::uint32_t future = 7;
   std::memcpy(bytes.data() + 8, &future, 4);
-  std::stringstream version_6(bytes);
-  CHECK(ReadCheckpoint<double>(version_6, "v6.rff").status().message() ==
-        "v6.rff: unsupported checkpoint format version 6 (this build reads versions 3 to 5)");
+  std::stringstream version_7(bytes);
+  CHECK(ReadCheckpoint<double>(version_7, "v7.rff").status().message() ==
+        "v7.rff: unsupported checkpoint format version 7 (this build reads versions 3 to 6)");
+}
+
+TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",
+          "[checkpoint][factor]") {
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 300);
+  std::stringstream written;
+  REQUIRE(WriteCheckpoint(written, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
+  std::string bytes = written.str();
+  // Format 5 held P's upper triangle where format 6 holds S's columns: both
+  // D(D+1)/2 floats after their count, D = 33 (32 features, the intercept).
+  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
+  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
+  const std::size_t at = bytes.find(count_bytes);
+  REQUIRE(at != std::string::npos);
+  const std::vector<float> p = learner->rls().CovarianceMatrix();
+  std::vector<float> upper;
+  for (std::uint64_t i = 0; i < kDimension; ++i) {
+    for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
+  }
+  std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(float));
+  const std::uint32_t version = 5;
+  std::memcpy(bytes.data() + 8, &version, 4);
+  const std::uint32_t checksum = internal::ExtendCrc32c(
+      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                        bytes.size() - 4));
+  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+  std::stringstream version_5(bytes);
+  absl::StatusOr<CheckpointF32> loaded = ReadCheckpoint<float>(version_5, "v5.rff");
+  REQUIRE(loaded.ok());
+  // The weights are read as they were; the factor is P's Cholesky factor.
+  CHECK(loaded->learner.Predict(Input<float>(301)) == learner->Predict(Input<float>(301)));
+  RegressionMetrics ignored;
+  Feed(loaded->learner, ignored, 300, 600);
+  Feed(*learner, metrics, 300, 600);
+  CHECK(loaded->learner.Predict(Input<float>(601)) ==
+        Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
 }
 
 TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {

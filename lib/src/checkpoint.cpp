@@ -81,7 +81,8 @@ class CheckpointAccess {
                               scale);
     BasicLearner<Real> learner(*std::move(config), std::move(map));
     for (BasicRls<Real>& engine : learner.rls_) {
-      if (absl::Status status = engine.LoadState(reader); !status.ok()) return status;
+      // Format 6 stores float32's factor S; earlier ones P.
+      if (absl::Status status = engine.LoadState(reader, version < 6); !status.ok()) return status;
     }
     if (absl::Status status = reader.Read("sample count", learner.samples_learned_); !status.ok()) {
       return status;

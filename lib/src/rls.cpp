@@ -80,7 +80,10 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
       partial_products_((row_bounds_.size() - 2) * stride_, Real{0}),
       noise_sums_(num_outputs, Real{0}) {
   assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1 && num_outputs >= 1);
-  for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(1.0 / ridge);
+  // P = I / λ, or its factor S = I / sqrt(λ).
+  const double diagonal = kFactorForm ? 1.0 / std::sqrt(ridge) : 1.0 / ridge;
+  for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(diagonal);
+  if constexpr (kFactorForm) factor_trace_ = dimension / ridge;
 }
 
 template <class Real>
@@ -100,6 +103,7 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
                                   std::span<Real> priors) {
   assert(static_cast<int>(z.size()) == dimension_);
   assert(static_cast<int>(targets.size()) == num_outputs_);
+  if constexpr (kFactorForm) return LearnFactorOutputs(z, targets, priors);
   // Settle the previous sample's updates of P while computing P z.
   std::copy(z.begin(), z.end(), features_.begin());
   PassOverCovariance();
@@ -247,7 +251,10 @@ std::vector<int> BasicRls<Real>::RowParts(int dimension) {
 
 template <class Real>
 void BasicRls<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
-  pool_ = pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2 ? std::move(pool) : nullptr;
+  // The factor form's rotations run one after another: one thread.
+  pool_ = !kFactorForm && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2
+              ? std::move(pool)
+              : nullptr;
 }
 
 template <class Real>
@@ -256,7 +263,8 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
   const int d = dimension_;
   const int outputs = num_outputs_;
   const int k = static_cast<int>(targets.size()) / outputs;
-  if (forgetting_ == Real{1} && k > 1) {
+  // The factor form learns a block one sample at a time (the same results).
+  if (!kFactorForm && forgetting_ == Real{1} && k > 1) {
     SettlePendingUpdates();
     block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);
     Real* error_variance_factors = block_scratch_.data() + static_cast<std::size_t>(d) * k;
@@ -284,6 +292,7 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
 
 template <class Real>
 Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
+  if constexpr (kFactorForm) return FactorQuadraticForm(z);
   using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
   const Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>> stored(
@@ -298,6 +307,7 @@ Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
 
 template <class Real>
 std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
+  if constexpr (kFactorForm) return FactorCovarianceMatrix();
   std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
   for (int i = 0; i < dimension_; ++i) {
     for (int j = i; j < dimension_; ++j) {
@@ -329,7 +339,7 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
 }
 
 template <class Real>
-absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
+absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_covariance) {
   const auto dimension = static_cast<std::uint64_t>(dimension_);
   std::vector<Real> triangle;
   absl::Status status = reader.ReadArray("RLS covariance", dimension * (dimension + 1) / 2, triangle);
@@ -384,6 +394,40 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader) {
   for (int i = 0; i < dimension_; ++i) {
     std::copy(source, source + (dimension_ - i), Row(i) + i);
     source += dimension_ - i;
+  }
+  if constexpr (kFactorForm) {
+    if (holds_covariance) {
+      // A float32 model saved before the factor form: P, converted once.
+      const std::vector<Real> covariance = [this] {
+        std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
+        for (int i = 0; i < dimension_; ++i) {
+          for (int j = i; j < dimension_; ++j) {
+            const Real value = pending_scale_ * Stored(i, j) -
+                               pending_gain_weight_ * gain_[i] * gain_[j] -
+                               pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
+            full[static_cast<std::size_t>(i) * dimension_ + j] = value;
+            full[static_cast<std::size_t>(j) * dimension_ + i] = value;
+          }
+        }
+        return full;
+      }();
+      for (int i = 0; i < dimension_; ++i) std::fill(Row(i), Row(i) + stride_, Real{0});
+      pending_scale_ = 1;
+      pending_gain_weight_ = 0;
+      pending_refresh_weight_ = 0;
+      std::fill(gain_.begin(), gain_.end(), Real{0});
+      std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
+      if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
+        return absl::DataLossError(absl::StrCat(
+            reader.source(), ": its float32 P is no longer positive definite (the covariance form "
+            "lost it to rounding): this model cannot be continued; learn it again"));
+      }
+    } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
+      return absl::DataLossError(
+          absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
+    }
+    factor_trace_ = FactorTrace();
+    samples_since_trace_ = 0;
   }
   return absl::OkStatus();
 }

@@ -75,8 +75,23 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
       return absl::FailedPreconditionError("RLS: the information form gives a state that is not finite");
     }
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i; j < n; ++j) Row(static_cast<int>(i))[j] = static_cast<Real>(0.5 * (p[i * n + j] + p[j * n + i]));
+  if constexpr (kFactorForm) {
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j) p[i * n + j] = p[j * n + i] = 0.5 * (p[i * n + j] + p[j * n + i]);
+    }
+    const AlignedVector<Real> kept = covariance_;
+    if (!SetFactorFromCovariance(p)) {
+      covariance_ = kept;
+      factor_trace_ = FactorTrace();
+      return absl::FailedPreconditionError(
+          "RLS: the inverse of the information matrix has no float32 Cholesky factor");
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i; j < n; ++j) {
+        Row(static_cast<int>(i))[j] = static_cast<Real>(0.5 * (p[i * n + j] + p[j * n + i]));
+      }
+    }
   }
   pending_scale_ = 1;
   pending_gain_weight_ = 0;

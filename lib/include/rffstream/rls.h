@@ -17,11 +17,18 @@
 //   A_n = βⁿ λ I + Σ_t β^(n-t) (z_t z_tᵀ + α e_(t mod D) e_(t mod D)ᵀ),
 //   b_n = Σ_t β^(n-t) z_t y_t,   w = A_n⁻¹ b_n.
 //
-// Engine: P is stored as its upper triangle (exactly symmetric, half the
-// memory traffic) and updated lazily — the rank-one downdates of one sample
-// are applied in the same pass over P that computes P z for the next, so each
-// sample moves P through the caches once. Blocks of k samples use one rank-k
-// (Woodbury) update. float32 and float64 storage.
+// Engines. float64 stores P as its upper triangle (exactly symmetric, half
+// the memory traffic) and updates it lazily — the rank-one downdates of one
+// sample are applied in the same pass over P that computes P z for the
+// next, so each sample moves P through the caches once; blocks of k samples
+// use one rank-k (Woodbury) update. The covariance form subtracts (P -= u uᵀ
+// / c), which float32 cannot afford: its P loses positive definiteness once
+// its condition number nears 1/ε ≈ 10⁷ (a ridge of 10⁻², 10⁵ samples). So
+// float32 stores a lower-triangular factor S with P = S Sᵀ instead and
+// updates it by Givens rotations (the inverse QR-RLS step,
+// internal/factor_update.h): no subtraction, positive definite by
+// construction, a condition number that is the square root of P's. Its
+// blocks are learned one sample at a time, and it runs on one thread.
 //
 //   rffstream::Rls rls(/*dimension=*/4, /*ridge=*/1e-3, /*forgetting=*/1.0);
 //   const double z[4] = {0.5, -0.1, 0.3, 1.0};
@@ -34,6 +41,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -155,9 +163,27 @@ class BasicRls {
  private:
   friend class internal::CheckpointAccess;
 
-  // The complete learning state, for checkpoints.
+  // float32 keeps the factor S (the square-root form), float64 P itself.
+  static constexpr bool kFactorForm = std::is_same_v<Real, float>;
+
+  // The complete learning state, for checkpoints. `holds_covariance`: the
+  // stored triangle is P even in the factor form (checkpoints before format
+  // 6), converted to S once here.
   void SaveState(internal::ByteWriter& writer) const;
-  [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader);
+  [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader, bool holds_covariance = false);
+
+  // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz and P; S
+  // from a P given in double (false if P is not positive definite), and
+  // the exact trace of P = S Sᵀ, which bounds what a sample can do.
+  bool LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
+                          std::span<Real> priors);
+  // One rotation pass with features_ (zero-padded) as z; returns sqrt(c)
+  // and leaves P z / sqrt(c) in product_.
+  Real RotateFactor(Real top, Real column_scale, int last_column);
+  Real FactorQuadraticForm(std::span<const Real> z) const;
+  std::vector<Real> FactorCovarianceMatrix() const;
+  bool SetFactorFromCovariance(const std::vector<double>& covariance);
+  double FactorTrace() const;
 
   // Applies the pending rank-one terms to the stored triangle.
   void SettlePendingUpdates();
@@ -210,6 +236,10 @@ class BasicRls {
   // β-weighted sums behind NoiseVarianceEstimate().
   std::vector<Real> noise_sums_;  // one per output
   Real noise_weight_ = 0;
+  // The factor form: trace(P), kept up to date and recomputed exactly every
+  // kTraceRefresh samples (it bounds a sample's effect before S is touched).
+  double factor_trace_ = 0;
+  int samples_since_trace_ = 0;
 };
 
 using Rls = BasicRls<double>;

@@ -8,6 +8,7 @@
 #define RFFSTREAM_INTERNAL_SIMD_KERNEL_TABLE_H_
 
 #include "internal/block_update_kernel.h"
+#include "internal/factor_update_kernel.h"
 #include "internal/simd_kernels.h"
 #include "internal/sincos_kernel.h"
 #include "internal/symmetric_update_kernel.h"
@@ -34,6 +35,8 @@ constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
       &BlockUpdate<double>,
       &BlockGram<double>,
       &SolvePositiveDefinite,
+      &FactorUpdateKernel<float, Arch>::Run,
+      &FactorUpdateKernel<double, Arch>::Run,
   };
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "internal/factor_update.h"
 #include "rffstream/thread_pool.h"
 
 namespace rffstream::internal {
@@ -105,6 +106,10 @@ struct SimdKernelTable {
   // solved (block_update_kernel.h: SolvePositiveDefinite); false when it is not.
   bool (*solve_positive_definite)(const double* matrix, int dimension, double* inverse,
                                   double* right_sides, int count);
+  // UpdateFactor (factor_update.h).
+  float (*update_factor_float)(const FactorUpdateArguments<float>& update, float* min_diagonal);
+  double (*update_factor_double)(const FactorUpdateArguments<double>& update,
+                                 double* min_diagonal);
 };
 
 // The tables are constant-initialized data: naming one runs no code, so no

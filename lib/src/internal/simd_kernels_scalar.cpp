@@ -1,6 +1,7 @@
 // The reference kernels in plain C++, one element at a time: the C library's
-// sin and cos, the RLS pass over P as written in symmetric_update.h, and the
-// block update on Eigen without vector instructions.
+// sin and cos, the RLS pass over P as written in symmetric_update.h, the
+// square-root step as written in factor_update.h, and the block update on
+// Eigen without vector instructions.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -76,6 +77,28 @@ void UpdateAndMultiply(Real* matrix, int dimension, Real scale, const Real* u, R
   }
 }
 
+template <class Real>
+Real UpdateFactorScalar(const FactorUpdateArguments<Real>& update, Real* min_diagonal) {
+  Real top = update.top;
+  Real smallest = Real{1} / Real{0};
+  for (int j = update.last_column; j >= 0; --j) {
+    Real* column = update.factor + static_cast<std::size_t>(j) * update.stride;
+    Real a = 0;
+    for (int i = j; i < update.dimension; ++i) a += update.z[i] * column[i];
+    const Real rho = std::hypot(top, a);
+    const Real cosine = top / rho, sine = a / rho;
+    for (int i = j; i < update.dimension; ++i) {
+      const Real old_column = column[i], old_gain = update.gain[i];
+      column[i] = update.column_scale * (cosine * old_column - sine * old_gain);
+      update.gain[i] = sine * old_column + cosine * old_gain;
+    }
+    if (!(column[j] >= smallest)) smallest = column[j];
+    top = rho;
+  }
+  *min_diagonal = smallest;
+  return top;
+}
+
 }  // namespace
 
 constinit const SimdKernelTable kScalarSimdKernels{
@@ -95,6 +118,8 @@ constinit const SimdKernelTable kScalarSimdKernels{
     &BlockUpdate<float>,
     &BlockUpdate<double>,
     &BlockGram<double>,
-    &SolvePositiveDefinite};
+    &SolvePositiveDefinite,
+    &UpdateFactorScalar<float>,
+    &UpdateFactorScalar<double>};
 
 }  // namespace rffstream::internal

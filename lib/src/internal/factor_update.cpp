@@ -1,0 +1,17 @@
+#include "internal/factor_update.h"
+
+#include "internal/simd_kernels.h"
+
+namespace rffstream::internal {
+
+template <>
+float UpdateFactor(const FactorUpdateArguments<float>& update, float* min_diagonal) {
+  return ActiveSimdKernelTable().update_factor_float(update, min_diagonal);
+}
+
+template <>
+double UpdateFactor(const FactorUpdateArguments<double>& update, double* min_diagonal) {
+  return ActiveSimdKernelTable().update_factor_double(update, min_diagonal);
+}
+
+}  // namespace rffstream::internal

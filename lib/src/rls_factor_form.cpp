@@ -1,0 +1,191 @@
+// BasicRls in the factor (square-root) form that float32 uses: the stored
+// triangle holds S with P = S Sᵀ, column j of S in row j of the storage
+// (rows j .. D - 1 of the column), updated by internal/factor_update.h.
+//
+// A sample is checked before S is touched, by bounds that need no pass over
+// S: with t = trace(P), c = β + zᵀPz <= β + |z|² t, and the step of the
+// weights, P z e / c, is at most |e| sqrt(t / β) / 2 long. A sample whose
+// bounds stay far from overflow cannot make the model non-finite; one that
+// does not pass is refused with the model untouched (NaN priors), as the
+// covariance form refuses it.
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "Eigen/Dense"
+#include "internal/chunked_prediction.h"
+#include "internal/dot_product.h"
+#include "internal/factor_update.h"
+#include "rffstream/rls.h"
+
+namespace rffstream {
+namespace {
+
+// Bounds above this are refused: far from overflow, whatever the rounding.
+template <class Real>
+constexpr double kSafeBound = 1e-4 * static_cast<double>(std::numeric_limits<Real>::max());
+
+// trace(P) drifts by rounding when updated incrementally: recomputed exactly this often.
+constexpr int kTraceRefresh = 256;
+
+}  // namespace
+
+template <class Real>
+double BasicRls<Real>::FactorTrace() const {
+  double trace = 0;
+  for (int j = 0; j < dimension_; ++j) {
+    const Real* column = Row(j);
+    for (int i = j; i < dimension_; ++i) trace += static_cast<double>(column[i]) * column[i];
+  }
+  return trace;
+}
+
+template <class Real>
+Real BasicRls<Real>::RotateFactor(Real top, Real column_scale, int last_column) {
+  std::fill(product_.begin(), product_.end(), Real{0});
+  Real min_diagonal = 0;
+  const Real root = internal::UpdateFactor(
+      internal::FactorUpdateArguments<Real>{covariance_.data(), stride_, dimension_,
+                                            features_.data(), top, column_scale, last_column,
+                                            product_.data()},
+      &min_diagonal);
+  // Rotations keep the diagonal positive (it is multiplied by cos > 0);
+  // only the checks before the pass can fail, never this.
+  assert(min_diagonal > 0);
+  (void)min_diagonal;
+  return root;
+}
+
+template <class Real>
+bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
+                                        std::span<Real> priors) {
+  const double beta = forgetting_;
+  const double trace = 2 * factor_trace_;  // a margin for its rounding
+  double z_norm2 = 0, largest_weight = 0, largest_error = 0;
+  for (const Real value : z) z_norm2 += static_cast<double>(value) * value;
+  for (const Real weight : weights_) largest_weight = std::max(largest_weight, std::abs(double{weight}));
+  bool safe = std::isfinite(z_norm2) && beta + z_norm2 * trace < kSafeBound<Real>;
+  for (int output = 0; output < num_outputs_ && safe; ++output) {
+    priors[output] = Predict(z, output);
+    const double error = static_cast<double>(targets[output]) - priors[output];
+    safe = std::isfinite(error) && error * error < kSafeBound<Real> &&
+           std::isfinite(static_cast<double>(noise_sums_[output]) + error * error);
+    largest_error = std::max(largest_error, std::abs(error));
+  }
+  const double step = largest_error * std::sqrt(trace / beta) / 2;
+  safe = safe && largest_weight + step < kSafeBound<Real>;
+  if (safe && forgetting_ != Real{1}) {
+    // The refresh that follows: z = sqrt(α) e_i, P then at most P / β, an
+    // error of at most sqrt(α) times the largest weight.
+    const double weight_bound = largest_weight + step;
+    const double refresh_step = std::sqrt(double{refresh_strength_}) * weight_bound *
+                                std::sqrt(trace / beta) / 2;
+    safe = weight_bound + refresh_step < kSafeBound<Real>;
+  }
+  if (!safe) {
+    std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
+    return false;
+  }
+  // A <- β A + z zᵀ: with c = β + zᵀPz, w += P z e / c and P <- (P - P z zᵀ P / c) / β.
+  std::copy(z.begin(), z.end(), features_.begin());
+  const Real root_beta = std::sqrt(forgetting_);
+  const Real root = RotateFactor(root_beta, Real{1} / root_beta, dimension_ - 1);
+  const Real inverse_root = Real{1} / root;  // P z / c = (P z / sqrt(c)) / sqrt(c)
+  double gain_norm2 = 0;
+  for (int i = 0; i < dimension_; ++i) gain_norm2 += static_cast<double>(product_[i]) * product_[i];
+  for (int output = 0; output < num_outputs_; ++output) {
+    const Real error = targets[output] - priors[output];
+    Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
+    const Real step_along_gain = error * inverse_root;
+    for (int i = 0; i < dimension_; ++i) w[i] += product_[i] * step_along_gain;
+  }
+  // The noise estimate's factor is 1 + zᵀPz / β = c / β.
+  RecordErrors(targets.data(), priors.data(), root * root / forgetting_);
+  factor_trace_ = std::max(0.0, factor_trace_ - gain_norm2) / beta;
+  if (forgetting_ != Real{1}) {
+    // A += α e_i e_iᵀ with b unchanged: the step of a sample sqrt(α) e_i
+    // whose target is 0. Its columns after i have a_j = 0: skipped.
+    const int i = next_refreshed_coordinate_;
+    std::fill(features_.begin(), features_.end(), Real{0});
+    const Real root_alpha = std::sqrt(refresh_strength_);
+    features_[i] = root_alpha;
+    const Real refresh_root = RotateFactor(Real{1}, Real{1}, i);
+    features_[i] = 0;
+    double refresh_norm2 = 0;
+    for (int j = 0; j < dimension_; ++j) refresh_norm2 += static_cast<double>(product_[j]) * product_[j];
+    for (int output = 0; output < num_outputs_; ++output) {
+      Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
+      const Real step_along_gain = -root_alpha * w[i] / refresh_root;
+      for (int j = 0; j < dimension_; ++j) w[j] += product_[j] * step_along_gain;
+    }
+    factor_trace_ = std::max(0.0, factor_trace_ - refresh_norm2);
+    next_refreshed_coordinate_ = (next_refreshed_coordinate_ + 1) % dimension_;
+  }
+  if (++samples_since_trace_ >= kTraceRefresh) {
+    factor_trace_ = FactorTrace();
+    samples_since_trace_ = 0;
+  }
+  return true;
+}
+
+template <class Real>
+Real BasicRls<Real>::FactorQuadraticForm(std::span<const Real> z) const {
+  // zᵀPz = |Sᵀz|², entry j of Sᵀz being column j of S against z.
+  double sum = 0;
+  for (int j = 0; j < dimension_; ++j) {
+    const Real* column = Row(j);
+    double a = 0;
+    for (int i = j; i < dimension_; ++i) a += static_cast<double>(z[i]) * column[i];
+    sum += a * a;
+  }
+  return static_cast<Real>(sum);
+}
+
+template <class Real>
+std::vector<Real> BasicRls<Real>::FactorCovarianceMatrix() const {
+  const auto n = static_cast<std::size_t>(dimension_);
+  std::vector<Real> full(n * n);
+  // P_ik = Σ_j S_ij S_kj over the columns j <= min(i, k).
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t k = i; k < n; ++k) {
+      double sum = 0;
+      for (std::size_t j = 0; j <= i; ++j) {
+        sum += static_cast<double>(Row(static_cast<int>(j))[i]) * Row(static_cast<int>(j))[k];
+      }
+      full[i * n + k] = full[k * n + i] = static_cast<Real>(sum);
+    }
+  }
+  return full;
+}
+
+template <class Real>
+bool BasicRls<Real>::SetFactorFromCovariance(const std::vector<double>& covariance) {
+  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const Matrix> p(covariance.data(), dimension_, dimension_);
+  const Eigen::LLT<Matrix> factorization(p);
+  if (factorization.info() != Eigen::Success) return false;
+  const Matrix lower = factorization.matrixL();
+  if (!lower.allFinite()) return false;
+  for (int j = 0; j < dimension_; ++j) {
+    Real* column = Row(j);
+    std::fill(column, column + stride_, Real{0});
+    for (int i = j; i < dimension_; ++i) column[i] = static_cast<Real>(lower(i, j));
+    if (!(column[j] > 0)) return false;  // too small for Real
+  }
+  factor_trace_ = FactorTrace();
+  samples_since_trace_ = 0;
+  return true;
+}
+
+// The factor form is float32's; float64's covariance form never calls these.
+template double BasicRls<float>::FactorTrace() const;
+template float BasicRls<float>::RotateFactor(float, float, int);
+template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::span<const float>,
+                                                  std::span<float>);
+template float BasicRls<float>::FactorQuadraticForm(std::span<const float>) const;
+template std::vector<float> BasicRls<float>::FactorCovarianceMatrix() const;
+template bool BasicRls<float>::SetFactorFromCovariance(const std::vector<double>&);
+
+}  // namespace rffstream

@@ -1,0 +1,146 @@
+// float32's square-root engine (the factor S with P = S Sᵀ, rls.h) against
+// independent references: float64's covariance engine and a batch ridge
+// solve in double, on streams that break a float32 covariance form (a tiny
+// ridge, strong forgetting, long and ill-conditioned); and the same results
+// one sample at a time and in blocks, in every SIMD kernel.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "Eigen/Dense"
+#include "internal/simd_kernels.h"
+#include "rffstream/rls.h"
+#include "tests/forced_simd_kernel.h"
+
+namespace rffstream {
+namespace {
+
+// Features of a narrow stream: every direction excited, most only weakly,
+// so that A's condition number grows far past 1/ε of float32.
+std::vector<double> NarrowFeatures(int t, int dimension) {
+  std::vector<double> z(dimension);
+  for (int i = 0; i < dimension; ++i) {
+    z[i] = std::cos(0.013 * t * (1 + 0.1 * i) + 0.7 * i) * std::pow(0.6, i) / std::sqrt(dimension);
+  }
+  return z;
+}
+
+double Target(int t) { return std::sin(0.021 * t) + 0.05 * std::sin(7.3 * t); }
+
+std::vector<float> ToFloat(const std::vector<double>& values) {
+  return std::vector<float>(values.begin(), values.end());
+}
+
+double RelativeRms(const std::vector<double>& values, const std::vector<double>& reference) {
+  double difference = 0, scale = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    difference += (values[i] - reference[i]) * (values[i] - reference[i]);
+    scale += reference[i] * reference[i];
+  }
+  return std::sqrt(difference / scale);
+}
+
+TEST_CASE("float32's factor form learns every sample where the covariance form broke down",
+          "[rls][factor]") {
+  constexpr int kDimension = 32, kSamples = 60000;
+  for (const auto& [ridge, forgetting] :
+       std::initializer_list<std::pair<double, double>>{{1e-2, 1.0}, {1e-8, 1.0}, {1e-12, 1.0},
+                                                        {1e-2, 0.999}, {1e-2, 0.9}}) {
+    INFO("ridge " << ridge << ", forgetting " << forgetting);
+    RlsF32 single(kDimension, ridge, forgetting);
+    Rls reference(kDimension, ridge, forgetting);
+    std::vector<double> priors, reference_priors;
+    for (int t = 0; t < kSamples; ++t) {
+      const std::vector<double> z = NarrowFeatures(t, kDimension);
+      const float prior = single.Learn(ToFloat(z), static_cast<float>(Target(t)));
+      REQUIRE(std::isfinite(prior));  // every sample learned
+      priors.push_back(prior);
+      reference_priors.push_back(reference.Learn(z, Target(t)));
+    }
+    CHECK(RelativeRms(priors, reference_priors) < 1e-3);
+    // P stays positive definite: its quadratic form is positive everywhere tried.
+    for (int t = 0; t < 100; ++t) CHECK(single.CovarianceQuadraticForm(ToFloat(NarrowFeatures(t, kDimension))) > 0);
+  }
+}
+
+TEST_CASE("float32's factor form with no forgetting is the batch ridge solution", "[rls][factor]") {
+  constexpr int kDimension = 16;
+  constexpr double kRidge = 1e-3;
+  RlsF32 rls(kDimension, kRidge, 1.0);
+  Eigen::MatrixXd information = kRidge * Eigen::MatrixXd::Identity(kDimension, kDimension);
+  Eigen::VectorXd moment = Eigen::VectorXd::Zero(kDimension);
+  for (int t = 0; t < 20000; ++t) {
+    const std::vector<double> z = NarrowFeatures(t, kDimension);
+    const std::vector<float> zf = ToFloat(z);
+    rls.Learn(zf, static_cast<float>(Target(t)));
+    const Eigen::VectorXd zd = Eigen::Map<const Eigen::VectorXf>(zf.data(), kDimension).cast<double>();
+    information += zd * zd.transpose();
+    moment += zd * static_cast<double>(static_cast<float>(Target(t)));
+  }
+  const Eigen::VectorXd batch = information.ldlt().solve(moment);
+  // Compared where it matters: the predictions on the stream's own inputs.
+  double difference = 0, scale = 0;
+  for (int t = 0; t < 2000; ++t) {
+    const std::vector<float> z = ToFloat(NarrowFeatures(t, kDimension));
+    const double expected = batch.dot(Eigen::Map<const Eigen::VectorXf>(z.data(), kDimension).cast<double>());
+    difference += std::pow(rls.Predict(z) - expected, 2);
+    scale += expected * expected;
+  }
+  CHECK(std::sqrt(difference / scale) < 1e-3);
+}
+
+TEST_CASE("float32 blocks are learned sample by sample, with the same bits", "[rls][factor]") {
+  constexpr int kDimension = 24, kBlock = 64;
+  RlsF32 single(kDimension, 1e-4, 1.0), blocked(kDimension, 1e-4, 1.0);
+  std::vector<float> block, targets, priors(kBlock), single_priors;
+  for (int t = 0; t < 50 * kBlock; ++t) {
+    const std::vector<float> z = ToFloat(NarrowFeatures(t, kDimension));
+    single_priors.push_back(single.Learn(z, static_cast<float>(Target(t))));
+    block.insert(block.end(), z.begin(), z.end());
+    targets.push_back(static_cast<float>(Target(t)));
+    if (targets.size() == kBlock) {
+      REQUIRE(blocked.LearnBlock(block, targets, priors) == kBlock);
+      for (int s = 0; s < kBlock; ++s) CHECK(priors[s] == single_priors[t + 1 - kBlock + s]);
+      block.clear();
+      targets.clear();
+    }
+  }
+  for (int i = 0; i < kDimension; ++i) CHECK(blocked.weights()[i] == single.weights()[i]);
+}
+
+TEST_CASE("Every SIMD kernel's factor step agrees with the scalar reference", "[rls][factor][simd]") {
+  constexpr int kDimension = 37;  // not a multiple of any vector width
+  std::vector<std::vector<float>> weights;
+  for (const internal::SimdKernelTable* table : internal::SupportedSimdKernelTables()) {
+    testing::ForcedSimdKernel forced(table->name);
+    RlsF32 rls(kDimension, 1e-6, 0.99);
+    for (int t = 0; t < 3000; ++t) rls.Learn(ToFloat(NarrowFeatures(t, kDimension)), static_cast<float>(Target(t)));
+    weights.emplace_back(rls.weights().begin(), rls.weights().end());
+  }
+  for (std::size_t k = 1; k < weights.size(); ++k) {
+    std::vector<double> a(weights[k].begin(), weights[k].end()), b(weights[0].begin(), weights[0].end());
+    CHECK(RelativeRms(a, b) < 1e-4);
+  }
+}
+
+TEST_CASE("float32 refuses a sample that could overflow, before touching the factor",
+          "[rls][factor][errors]") {
+  constexpr int kDimension = 8;
+  RlsF32 rls(kDimension, 1e-2, 1.0);
+  for (int t = 0; t < 100; ++t) rls.Learn(ToFloat(NarrowFeatures(t, kDimension)), 1.0f);
+  const std::vector<float> weights(rls.weights().begin(), rls.weights().end());
+  const std::vector<float> probe = ToFloat(NarrowFeatures(7, kDimension));
+  const float before = rls.CovarianceQuadraticForm(probe);
+  std::vector<float> huge(kDimension, 1e30f), nan(kDimension, 0.0f);
+  nan[3] = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(rls.Learn(huge, 1.0f)));
+  CHECK(std::isnan(rls.Learn(nan, 1.0f)));
+  CHECK(std::isnan(rls.Learn(probe, 1e30f)));
+  CHECK(std::vector<float>(rls.weights().begin(), rls.weights().end()) == weights);
+  CHECK(rls.CovarianceQuadraticForm(probe) == before);
+  CHECK(std::isfinite(rls.Learn(probe, 1.0f)));  // and it goes on learning
+}
+
+}  // namespace
+}  // namespace rffstream
