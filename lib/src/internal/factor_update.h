@@ -13,10 +13,12 @@
 // whatever the rounding, and the factor's condition number is the square
 // root of P's (float32 holds what the covariance form cannot).
 //
-// Column j of S is read once: a_j = Σ_i z_i S_ij (entry j of zᵀS, which
-// needs the old column j only, still untouched when its turn comes), then
-// the rotation that zeroes a_j against the running top is applied to
-// (gain, column j) while the column is in L1. About 4 D² flops a sample.
+// Column j of S is brought in once: a_j = Σ_i z_i S_ij (entry j of zᵀS,
+// which needs the old column j only, still untouched when its turn comes),
+// then the rotation that zeroes a_j against the running top is applied to
+// (gain, column j) while the column is in L1; the SIMD kernels take a few
+// columns at a time, so that the gain is loaded and stored once for all of
+// them. About 5 D² / 2 multiply-adds a sample.
 //
 // Storage: column j of S starts at factor + j · stride (stride =
 // PaddedLength(dimension), aligned), rows j .. dimension - 1; the entries

@@ -4,10 +4,11 @@
 // instantiated per instruction set in simd_kernels_<arch>.cpp. Include this
 // header only from those files.
 //
-// A column's loop starts at the vector that holds its diagonal entry: the
-// entries above it are zero in the column and in the gain (whose non-zeros
-// lie below the columns already rotated), so they add nothing to the dot
-// product and stay zero under the rotation; no masks are needed.
+// A group's loops start at the vector that holds the diagonal entry of its
+// leftmost column: the entries above a column's diagonal are zero in the
+// column and in the gain (whose non-zeros lie below the columns already
+// rotated), so they add nothing to the dot products and stay zero under the
+// rotations; no masks are needed.
 #ifndef RFFSTREAM_INTERNAL_FACTOR_UPDATE_KERNEL_H_
 #define RFFSTREAM_INTERNAL_FACTOR_UPDATE_KERNEL_H_
 
@@ -23,38 +24,113 @@ template <class Real, class Arch>
 struct FactorUpdateKernel {
   using Batch = xsimd::batch<Real, Arch>;
   static constexpr std::size_t kLanes = Batch::size;
+  // Columns rotated together: their dot products in one loop, then their
+  // rotations in one loop that loads and stores the gain once for all.
+  static constexpr int kColumnsPerGroup = 4;
 
   static Real Run(const FactorUpdateArguments<Real>& update, Real* min_diagonal) {
-    Real top = update.top;
-    Real smallest = Real{1} / Real{0};  // +infinity
-    Real* const gain = update.gain;
-    // The zeros past the last row need no work (the stride is a multiple of the lanes).
-    const std::size_t end = (static_cast<std::size_t>(update.dimension) + kLanes - 1) / kLanes * kLanes;
-    for (int j = update.last_column; j >= 0; --j) {
-      Real* const column = update.factor + static_cast<std::size_t>(j) * update.stride;
-      const std::size_t first = static_cast<std::size_t>(j) / kLanes * kLanes;
-      Batch sum(Real{0});
-      for (std::size_t i = first; i < end; i += kLanes) {
-        sum = xsimd::fma(Batch::load_aligned(update.z + i), Batch::load_aligned(column + i), sum);
+    State state{update.top, Real{1} / Real{0}};  // smallest diagonal: +infinity
+    int j = update.last_column;
+    if (j + 1 >= kColumnsPerGroup) {
+      // Software-pipelined: the next group's dot products (old columns,
+      // independent of this group's rotations) are issued while this
+      // group's serial chain of square roots and divisions is in flight.
+      Batch sums[kColumnsPerGroup];
+      Dots<kColumnsPerGroup>(update, j, sums);
+      for (; j + 1 >= kColumnsPerGroup; j -= kColumnsPerGroup) {
+        Rotation<kColumnsPerGroup> rotation = Angles<kColumnsPerGroup>(update, sums, state);
+        if (j + 1 >= 2 * kColumnsPerGroup) Dots<kColumnsPerGroup>(update, j - kColumnsPerGroup, sums);
+        Rotate<kColumnsPerGroup>(update, j, rotation, state);
       }
-      const Real a = xsimd::hadd(sum);
-      const Real rho = std::hypot(top, a);
-      const Real cosine = top / rho, sine = a / rho;
-      // New column = scale (cos · column - sin · gain); gain = sin · column + cos · gain.
-      const Batch column_cosine(update.column_scale * cosine);
-      const Batch minus_column_sine(-update.column_scale * sine);
-      const Batch gain_cosine(cosine), gain_sine(sine);
-      for (std::size_t i = first; i < end; i += kLanes) {
-        const Batch old_column = Batch::load_aligned(column + i);
-        const Batch old_gain = Batch::load_aligned(gain + i);
-        xsimd::fma(minus_column_sine, old_gain, column_cosine * old_column).store_aligned(column + i);
-        xsimd::fma(gain_sine, old_column, gain_cosine * old_gain).store_aligned(gain + i);
-      }
-      if (!(column[j] >= smallest)) smallest = column[j];  // a NaN is kept
-      top = rho;
     }
-    *min_diagonal = smallest;
-    return top;
+    for (; j >= 0; --j) {
+      Batch sum[1];
+      Dots<1>(update, j, sum);
+      Rotate<1>(update, j, Angles<1>(update, sum, state), state);
+    }
+    *min_diagonal = state.smallest;
+    return state.top;
+  }
+
+ private:
+  struct State {
+    Real top;
+    Real smallest;
+  };
+
+  template <int kColumns>
+  struct Rotation {
+    // New column = scale (cos · column - sin · gain); gain = sin · column + cos · gain.
+    Batch column_cosines[kColumns], minus_column_sines[kColumns], gain_cosines[kColumns],
+        gain_sines[kColumns];
+  };
+
+  static std::size_t End(const FactorUpdateArguments<Real>& update) {
+    // The zeros past the last row need no work (the stride is a multiple of the lanes).
+    return (static_cast<std::size_t>(update.dimension) + kLanes - 1) / kLanes * kLanes;
+  }
+  static std::size_t First(int j, int columns) {
+    return static_cast<std::size_t>(j - columns + 1) / kLanes * kLanes;
+  }
+  static Real* Column(const FactorUpdateArguments<Real>& update, int j) {
+    return update.factor + static_cast<std::size_t>(j) * update.stride;
+  }
+
+  // The dot products of columns j, j - 1, ..., j - kColumns + 1 with z, in lanes.
+  template <int kColumns>
+  static void Dots(const FactorUpdateArguments<Real>& update, int j, Batch* sums) {
+    const Real* columns[kColumns];
+    for (int k = 0; k < kColumns; ++k) {
+      columns[k] = Column(update, j - k);
+      sums[k] = Batch(Real{0});
+    }
+    const std::size_t end = End(update);
+    for (std::size_t i = First(j, kColumns); i < end; i += kLanes) {
+      const Batch z = Batch::load_aligned(update.z + i);
+      for (int k = 0; k < kColumns; ++k) sums[k] = xsimd::fma(z, Batch::load_aligned(columns[k] + i), sums[k]);
+    }
+  }
+
+  // The rotations one after another: each zeroes its a against the top the
+  // previous one left. No overflow: c is bounded before the pass.
+  template <int kColumns>
+  static Rotation<kColumns> Angles(const FactorUpdateArguments<Real>& update, const Batch* sums,
+                                   State& state) {
+    Rotation<kColumns> rotation;
+    for (int k = 0; k < kColumns; ++k) {
+      const Real a = xsimd::hadd(sums[k]);
+      const Real rho = std::sqrt(state.top * state.top + a * a);
+      const Real inverse = Real{1} / rho;
+      const Real cosine = state.top * inverse, sine = a * inverse;
+      rotation.column_cosines[k] = Batch(update.column_scale * cosine);
+      rotation.minus_column_sines[k] = Batch(-update.column_scale * sine);
+      rotation.gain_cosines[k] = Batch(cosine);
+      rotation.gain_sines[k] = Batch(sine);
+      state.top = rho;
+    }
+    return rotation;
+  }
+
+  template <int kColumns>
+  static void Rotate(const FactorUpdateArguments<Real>& update, int j,
+                     const Rotation<kColumns>& rotation, State& state) {
+    Real* columns[kColumns];
+    for (int k = 0; k < kColumns; ++k) columns[k] = Column(update, j - k);
+    const std::size_t end = End(update);
+    for (std::size_t i = First(j, kColumns); i < end; i += kLanes) {
+      Batch gain = Batch::load_aligned(update.gain + i);
+      for (int k = 0; k < kColumns; ++k) {
+        const Batch column = Batch::load_aligned(columns[k] + i);
+        xsimd::fma(rotation.minus_column_sines[k], gain, rotation.column_cosines[k] * column)
+            .store_aligned(columns[k] + i);
+        gain = xsimd::fma(rotation.gain_sines[k], column, rotation.gain_cosines[k] * gain);
+      }
+      gain.store_aligned(update.gain + i);
+    }
+    for (int k = 0; k < kColumns; ++k) {
+      const Real diagonal = columns[k][j - k];
+      if (!(diagonal >= state.smallest)) state.smallest = diagonal;  // a NaN is kept
+    }
   }
 };
 

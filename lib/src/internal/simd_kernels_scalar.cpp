@@ -85,7 +85,7 @@ Real UpdateFactorScalar(const FactorUpdateArguments<Real>& update, Real* min_dia
     Real* column = update.factor + static_cast<std::size_t>(j) * update.stride;
     Real a = 0;
     for (int i = j; i < update.dimension; ++i) a += update.z[i] * column[i];
-    const Real rho = std::hypot(top, a);
+    const Real rho = std::sqrt(top * top + a * a);
     const Real cosine = top / rho, sine = a / rho;
     for (int i = j; i < update.dimension; ++i) {
       const Real old_column = column[i], old_gain = update.gain[i];
