@@ -58,6 +58,16 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
+// Rewrites a checkpoint's format version and its checksum (for files of
+// older formats made from new ones).
+void MarkAsVersion(std::string& bytes, std::uint32_t version) {
+  std::memcpy(bytes.data() + 8, &version, 4);
+  const std::uint32_t checksum = internal::ExtendCrc32c(
+      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                        bytes.size() - 4));
+  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+}
+
 // With the hinge loss the target's sign is the label of one binary output.
 // A learner fed `samples` samples, and its checkpoint's bytes.
 struct FedModel {
@@ -134,12 +144,7 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   // Nor the number of further targets' metrics and (version 5) the class
   // labels' count, last before the checksum.
   bytes.erase(bytes.size() - 16, 12);
-  const std::uint32_t version = 3;
-  std::memcpy(bytes.data() + 8, &version, 4);
-  const std::uint32_t checksum = internal::ExtendCrc32c(
-      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
-                                        bytes.size() - 4));
-  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+  MarkAsVersion(bytes, 3);
   std::stringstream version_3(bytes);
   absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(version_3, "v3.rff");
   REQUIRE(loaded.ok());
@@ -175,12 +180,7 @@ TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted 
     for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
   }
   std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(float));
-  const std::uint32_t version = 5;
-  std::memcpy(bytes.data() + 8, &version, 4);
-  const std::uint32_t checksum = internal::ExtendCrc32c(
-      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
-                                        bytes.size() - 4));
-  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+  MarkAsVersion(bytes, 5);
   std::stringstream version_5(bytes);
   absl::StatusOr<CheckpointF32> loaded = ReadCheckpoint<float>(version_5, "v5.rff");
   REQUIRE(loaded.ok());
