@@ -207,6 +207,10 @@ bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) {
 
 template <class Real>
 absl::Status ModelStage<Real>::Save(const std::string& path) const {
+  if (absl::Status sound = CheckSound(); !sound.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, " not saved (it keeps the last good model): ", sound.message()));
+  }
   const BasicCheckpoint<Real> checkpoint = Snapshot();
   return SaveCheckpoint(path, checkpoint.learner, checkpoint.record);
 }

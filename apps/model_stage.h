@@ -73,7 +73,13 @@ class ModelStage {
   // Learns the lines waiting for a full block and passes on their outcomes.
   bool FlushBlock(OutcomeSink& sink);
 
+  // Refuses to save a model that is no longer sound (the file keeps the
+  // last good one).
   [[nodiscard]] absl::Status Save(const std::string& path) const;
+  // OK, or why the model stopped being sound (BasicLearner::CheckSound).
+  [[nodiscard]] absl::Status CheckSound() const {
+    return learner_ ? learner_->CheckSound() : absl::OkStatus();
+  }
 
   const Task& task() const { return task_; }
   const RegressionMetrics& metrics() const { return metrics_; }  // of the first target

@@ -131,6 +131,8 @@ absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
     }
   }
   if (model_.learner() != nullptr) {
+    // A model that lost its soundness learns and answers nothing more.
+    if (absl::Status sound = model_.CheckSound(); !sound.ok()) return sound;
     return Verdict(model_.Process(line, inputs, feature_row, parsed.labelled, targets, sink_));
   }
   if (!build_error_.ok()) return build_error_;
@@ -337,6 +339,9 @@ absl::Status StreamPipeline<Real>::Save(const std::string& path) const {
 
 template <class Real>
 absl::Status StreamPipeline<Real>::Verdict(bool go_on) const {
+  // A sample that revealed the model unsound was refused: the run stops
+  // with the reason (and the caller saves nothing over the last good model).
+  if (absl::Status sound = model_.CheckSound(); !sound.ok()) return sound;
   return go_on ? absl::OkStatus() : absl::CancelledError("stopped");
 }
 

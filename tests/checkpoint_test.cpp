@@ -193,6 +193,31 @@ TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted 
         Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
 }
 
+TEST_CASE("A model that lost positive definiteness refuses samples and says why",
+          "[checkpoint][soundness]") {
+  // A float64 model whose P has a negative diagonal entry, as rounding can
+  // leave the covariance form at a tiny ridge: made by editing a checkpoint.
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 50);
+  std::string bytes = fed.bytes;
+  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
+  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
+  const std::size_t at = bytes.find(count_bytes);
+  REQUIRE(at != std::string::npos);
+  const double negative = -1e6;
+  std::memcpy(bytes.data() + at + sizeof(kCount), &negative, sizeof(negative));
+  MarkAsVersion(bytes, kCheckpointFormatVersion);
+  std::stringstream broken(bytes);
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(broken, "broken.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->learner.CheckSound().ok());  // nothing has shown it yet
+  CHECK(std::isnan(loaded->learner.Learn(Input<double>(51), Target<double>(51))));
+  const absl::Status sound = loaded->learner.CheckSound();
+  CHECK(sound.code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(sound.message().find("no longer positive definite in the covariance form (float64); a "
+                             "ridge of 0.01 is too small") != std::string::npos);
+  CHECK(loaded->learner.samples_learned() == 50);
+}
+
 TEST_CASE("Checkpoints round-trip through streams", "[checkpoint]") {
   const FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 50);
   const Learner* learner = &fed.learner;

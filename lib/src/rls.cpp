@@ -52,6 +52,10 @@ bool UpdateWeights(const Real* weights, const Real* gain, Real step, Real* updat
   return all_finite != 0;
 }
 
+// How far below 1 rounding may push c = 1 + zᵀPz of a positive definite P.
+template <class Real>
+constexpr Real kDefinitenessTolerance = Real{1e-4};
+
 // The Woodbury block update of the SIMD kernel in use.
 bool RunBlockUpdate(const internal::BlockUpdateArguments<float>& block) {
   return internal::ActiveSimdKernelTable().block_update_float(block);
@@ -119,6 +123,13 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   // c >= 1 while P is positive definite; far below, P has broken down.
   // |u|² bounds every entry of the pending u uᵀ / c.
   bool finite = IsFinite(denominator) && denominator >= Real{0.5} && IsFinite(Dot<Real>(gain, gain));
+  // c < 1 is impossible for a positive definite P: beyond rounding's reach
+  // it means P lost its definiteness (the ridge is too small for this
+  // precision). The sample is refused and the engine marked unsound.
+  if (IsFinite(denominator) && denominator < Real{1} - kDefinitenessTolerance<Real>) {
+    soundness_ = Soundness::kLostDefiniteness;
+    finite = false;
+  }
   for (int output = 0; output < num_outputs_ && finite; ++output) {
     priors[output] = Predict(z, output);
     const Real error = targets[output] - priors[output];

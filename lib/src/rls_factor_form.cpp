@@ -67,6 +67,11 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
   for (const Real value : z) z_norm2 += static_cast<double>(value) * value;
   for (const Real weight : weights_) largest_weight = std::max(largest_weight, std::abs(double{weight}));
   bool safe = std::isfinite(z_norm2) && beta + z_norm2 * trace < kSafeBound<Real>;
+  // A moderate z that P still makes too large: P itself outgrew float32
+  // (forgetting's decay outruns its refresh), not the sample.
+  if (!safe && std::isfinite(z_norm2) && z_norm2 < 1e6) {
+    soundness_ = Soundness::kOutgrewPrecision;
+  }
   for (int output = 0; output < num_outputs_ && safe; ++output) {
     priors[output] = Predict(z, output);
     const double error = static_cast<double>(targets[output]) - priors[output];

@@ -134,6 +134,13 @@ class BasicLearner {
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 
   std::int64_t samples_learned() const { return samples_learned_; }
+
+  // OK while the model is sound; else FailedPrecondition naming what was
+  // lost and the setting that avoids it (see BasicRls::soundness()). Once
+  // not sound, a model refuses every sample and must not be saved: the
+  // caller stops, and the last checkpoint saved before stays the good one.
+  // O(number of engines).
+  [[nodiscard]] absl::Status CheckSound() const;
   // The RLS updates made: one per learned sample with the squared loss; with
   // the hinge loss one per output inside its margin (margin violations).
   std::int64_t updates() const { return updates_; }

@@ -111,6 +111,17 @@ class BasicRls {
   // The parts that work is cut into: threads beyond this many idle.
   int parts() const { return static_cast<int>(row_bounds_.size()) - 1; }
 
+  // Whether the engine still holds a sound model. It stops being sound,
+  // for good, when a sample reveals that its arithmetic can no longer keep
+  // P positive definite and bounded: the covariance form (float64) meets
+  // c = 1 + zᵀPz < 1, which a positive definite P never gives (the
+  // precision is lost: a ridge too small for the stream); the factor form
+  // (float32) meets a P too large for its numbers (forgetting that outruns
+  // its refresh). That sample is refused, as every later one is by the
+  // caller that checks this; nothing is learned into such a model.
+  enum class Soundness { kSound, kLostDefiniteness, kOutgrewPrecision };
+  Soundness soundness() const { return soundness_; }
+
   // zᵀ P z: the posterior variance of wᵀz in units of the noise variance
   // (RLS with β = 1 is Bayesian linear regression with prior variance 1/λ
   // times the noise variance). O(D²). REQUIRES: z.size() == dimension().
@@ -240,6 +251,7 @@ class BasicRls {
   // kTraceRefresh samples (it bounds a sample's effect before S is touched).
   double factor_trace_ = 0;
   int samples_since_trace_ = 0;
+  Soundness soundness_ = Soundness::kSound;
 };
 
 using Rls = BasicRls<double>;
