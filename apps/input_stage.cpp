@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "input_format.h"
 #include "rffstream/csv_line_parser.h"
@@ -75,6 +76,43 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
   if (!task.ok()) return task.status();
   UseTask(*task, false);
   return absl::OkStatus();
+}
+
+bool InputStage::NeedsShapeWindow() const {
+  return !resumed_ && !decided() && settings_.shape_from_window && settings_.fields == 0 &&
+         !InfersLibsvmDimension(settings_.input) && settings_.input.format != "libsvm";
+}
+
+absl::StatusOr<std::pair<int, int>> InputStage::DecideFromShapeWindow(
+    const std::vector<std::string>& lines) {
+  std::vector<int> counts;
+  for (const std::string& line : lines) counts.push_back(CountCsvFields(line, FieldDelimiter()));
+  int best = 0, best_lines = 0;
+  for (const int count : counts) {  // in order: a tie goes to the count met first
+    const int lines_with = static_cast<int>(std::count(counts.begin(), counts.end(), count));
+    if (lines_with > best_lines) {
+      best = count;
+      best_lines = lines_with;
+    }
+  }
+  const auto first = std::find(counts.begin(), counts.end(), best);
+  if (first == counts.end()) return absl::FailedPreconditionError("no data line to read");
+  if (absl::Status decided = DecideFrom(lines[static_cast<std::size_t>(first - counts.begin())]);
+      !decided.ok()) {
+    return decided;
+  }
+  return std::make_pair(best, best_lines);
+}
+
+std::optional<std::string> InputStage::NonNumericField(std::string_view line) const {
+  const std::vector<std::string> fields = SplitCsvHeader(line, FieldDelimiter());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    double value = 0;
+    if (!absl::SimpleAtod(fields[i], &value)) {
+      return absl::StrCat("field ", i + 1, ": '", fields[i], "' is not a number");
+    }
+  }
+  return std::nullopt;
 }
 
 absl::Status InputStage::DecideFromWindow(const std::vector<std::string>& lines) {

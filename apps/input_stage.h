@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -31,6 +32,10 @@ class InputStage {
     bool reads_header = true;  // the stream may start with a header row
     bool predicts_only = false;  // lines of the model's inputs alone are welcome
     int fields = 0;            // > 0: the field count, not taken from the first line
+    // With no --fields and no model, the field count is the most common one
+    // of the warm-up window's lines, not the first line's (serve: many
+    // clients, none of whom may decide the shape for the others).
+    bool shape_from_window = false;
   };
 
   explicit InputStage(Settings settings) : settings_(std::move(settings)) {}
@@ -48,6 +53,9 @@ class InputStage {
   // of kDimensionWindowLines lines (DecideFromWindow).
   bool NeedsDimensionWindow() const;
   static constexpr int kDimensionWindowLines = 1000;
+  // CSV and dense lines under shape_from_window: the field count comes from
+  // the window's lines (DecideFromShapeWindow).
+  bool NeedsShapeWindow() const;
 
   // Decides the task from the first data line. OutOfRange: this line is a
   // bad line and the next may decide instead; InvalidArgument: the options
@@ -55,6 +63,13 @@ class InputStage {
   [[nodiscard]] absl::Status DecideFrom(std::string_view first_data_line);
   // Decides libsvm's dimension from the window's lines.
   [[nodiscard]] absl::Status DecideFromWindow(const std::vector<std::string>& lines);
+  // Decides the task from the most common field count of `lines` (ties:
+  // the count met first); returns that count and how many lines have it.
+  [[nodiscard]] absl::StatusOr<std::pair<int, int>> DecideFromShapeWindow(
+      const std::vector<std::string>& lines);
+  // Why a line held for the shape window will never parse (a field that is
+  // not a number), or nullopt: such a line is answered at once.
+  std::optional<std::string> NonNumericField(std::string_view line) const;
 
   // The task of a new model given whole, by a caller that pushes numbers
   // rather than lines (the Python module).

@@ -33,7 +33,7 @@ StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sin
     : settings_(std::move(settings)),
       sink_(sink),
       input_({settings_.input, settings_.model, settings_.reads_header, !settings_.learns,
-              settings_.fields}),
+              settings_.fields, settings_.shape_from_window}),
       model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads}) {}
 
 template <class Real>
@@ -85,6 +85,9 @@ absl::Status StreamPipeline<Real>::Push(std::int64_t line_number, std::string_vi
         return absl::OkStatus();
       }
       return DecideDimension();
+    }
+    if (input_.NeedsShapeWindow() && WarmUpWindowLines(settings_.model, settings_.input.classes) > 0) {
+      return HoldForShape(line_number, text);
     }
     if (absl::Status decided = input_.DecideFrom(text); !decided.ok()) {
       // A first line too wide for --max_inputs is a bad line: the next may
@@ -190,54 +193,6 @@ absl::Status StreamPipeline<Real>::TaskDecided() {
 }
 
 template <class Real>
-absl::Status StreamPipeline<Real>::DecideDimension() {
-  std::vector<std::string> texts;
-  for (const WarmUpLine& line : held_) {
-    if (line.kind == WarmUpLine::Kind::kUnparsed) texts.push_back(line.text);
-  }
-  if (absl::Status decided = input_.DecideFromWindow(texts); !decided.ok()) return decided;
-  if (!settings_.quiet) {
-    std::fprintf(settings_.log, "libsvm dimension inferred: %d\n", input_.task().num_inputs());
-  }
-  // Before the window's lines become dense rows: one stray index (100000:1)
-  // makes every row that wide.
-  absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(
-      settings_.model, input_.task().num_inputs(), input_.task().num_outputs());
-  if (config.ok()) {
-    if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model,
-                                                 static_cast<std::int64_t>(held_.size()));
-        !fits.ok()) {
-      held_.clear();
-      return fits;
-    }
-  }
-  // The window's lines, parsed where they are held.
-  ParsedLine parsed;
-  for (WarmUpLine& line : held_) {
-    if (line.kind != WarmUpLine::Kind::kUnparsed) continue;
-    input_.Parse(line.text, parsed);
-    std::optional<std::string> invalid;
-    if (parsed.kind == ParsedLine::Kind::kValues && parsed.labelled) {
-      invalid = InvalidClassLabel(input_.task(), input_.targets()[0]);
-    }
-    if (parsed.kind != ParsedLine::Kind::kValues || invalid.has_value()) {
-      line.kind = WarmUpLine::Kind::kNoAnswer;
-      line.text = invalid.value_or(parsed.error);
-      continue;
-    }
-    line.kind = WarmUpLine::Kind::kData;
-    line.labelled = parsed.labelled;
-    line.inputs.assign(input_.inputs().begin(), input_.inputs().end());
-    line.targets.assign(input_.targets().begin(), input_.targets().end());
-    line.text.clear();
-    ++window_data_lines_;
-  }
-  if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
-  if (model_.learner() == nullptr && window_data_lines_ >= window_lines_) return BuildAndReplay();
-  return absl::OkStatus();
-}
-
-template <class Real>
 absl::Status StreamPipeline<Real>::BuildAndReplay() {
   const Task& task = input_.task();
   absl::StatusOr<LearnerConfig> config =
@@ -305,12 +260,11 @@ absl::Status StreamPipeline<Real>::FlushBlock() {
 
 template <class Real>
 absl::Status StreamPipeline<Real>::Finish() {
-  if (!input_.decided() && !held_.empty() && input_.NeedsDimensionWindow()) {
-    bool any_line = false;
-    for (const WarmUpLine& line : held_) any_line |= line.kind == WarmUpLine::Kind::kUnparsed;
-    if (any_line) {
-      if (absl::Status decided = DecideDimension(); !decided.ok()) return decided;
-    }
+  // A window that the end of the stream cut short decides with what it holds.
+  if (!input_.decided() && UnparsedHeldLines() > 0) {
+    const absl::Status decided =
+        input_.NeedsDimensionWindow() ? DecideDimension() : DecideShape();
+    if (!decided.ok()) return decided;
   }
   if (model_.learner() == nullptr && window_data_lines_ > 0 && build_error_.ok()) {
     return BuildAndReplay();
@@ -330,9 +284,12 @@ absl::Status StreamPipeline<Real>::Finish() {
 template <class Real>
 absl::Status StreamPipeline<Real>::Save(const std::string& path) const {
   if (model_.learner() == nullptr) {
+    // Lines held for the input's shape (serve) are not yet counted as data.
+    const int window = input_.decided() ? window_lines_
+                                        : WarmUpWindowLines(settings_.model, settings_.input.classes);
     return absl::FailedPreconditionError(absl::StrCat("no model yet (the warm-up window holds ",
-                                                      window_data_lines_, " of ", window_lines_,
-                                                      " lines)"));
+                                                      window_data_lines_ + UnparsedHeldLines(),
+                                                      " of ", window, " lines)"));
   }
   return model_.Save(path);
 }

@@ -50,6 +50,9 @@ struct PipelineSettings {
   bool learns = true;        // false: predict, scoring labelled lines only
   bool reads_header = true;  // the stream may start with a header row
   int fields = 0;            // > 0: fixes the field count (serve --fields)
+  // Without --fields or a model, the warm-up window's most common field
+  // count decides the input's shape, not the first line (serve).
+  bool shape_from_window = false;
   int block_size = 1;        // labelled lines learned together, exactly
   int threads = 1;           // for each sample's work (ModelStage::Settings)
   bool with_variance = false;
@@ -122,6 +125,13 @@ class StreamPipeline {
   // window is built.
   absl::Status TaskDecided();
   absl::Status DecideDimension();
+  // Serve's shape window (stream_pipeline_window.cpp): a line held unparsed
+  // until the window decides the field count, answered as held; then the
+  // decision, and the held lines parsed (shared with DecideDimension).
+  absl::Status HoldForShape(std::int64_t line_number, std::string_view text);
+  absl::Status DecideShape();
+  absl::Status ParseHeldWindow();
+  int UnparsedHeldLines() const;
   // Builds the model from the window and replays the held lines once.
   absl::Status BuildAndReplay();
   absl::Status Replay();

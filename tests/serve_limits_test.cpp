@@ -223,4 +223,30 @@ TEST_CASE("serve --follow refuses a path that becomes a device or a FIFO, and st
   CHECK(server.Log().find("is not a regular file") != std::string::npos);
 }
 
+TEST_CASE("One client's first line does not fix the input's shape for everyone",
+          "[serve][errors][hostile]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16", "--standardize=20"});
+  Client hostile(server.port()), honest(server.port());
+  std::string wide;
+  for (int i = 0; i < 5000; ++i) wide += "1,";
+  hostile.Send(wide + "1\n");
+  CHECK(hostile.ReadLine() == std::optional<std::string>("warming up (1 of 20)"));
+  // The warm-up window's most common shape wins: three fields.
+  std::string lines;
+  for (int t = 0; t < 40; ++t) lines += DataLine(0, t) + "\n";
+  honest.Send(lines + "not,a,number\n");
+  const std::vector<std::string> answers = honest.ReadLines(41);
+  REQUIRE(answers.size() == 41);
+  CHECK(answers[0] == "warming up (2 of 20)");
+  CHECK(IsNumber(answers[30]));  // answered by the model the window built
+  CHECK(answers[40] == "error: field 1: 'not' is not a number");
+  hostile.Send(wide + "1\n");
+  const std::optional<std::string> refused = hostile.ReadLine();
+  REQUIRE(refused.has_value());
+  CHECK(*refused == "error: expected 3 fields, got 5001");
+  CHECK(server.Terminate() == 0);
+  CHECK(server.Log().find("input shape: 3 fields a line, as 19 of the 20 lines") != std::string::npos);
+}
+
 }  // namespace
