@@ -197,7 +197,10 @@ bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> ou
 }
 
 template <class Real>
-bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) {
+bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) const {
+  // Refused because the model itself is no longer sound: the line's answer
+  // is that error (the pipeline's), not "too large", which would blame it.
+  if (!CheckSound().ok()) return true;
   LineOutcome outcome;
   outcome.kind = LineOutcome::Kind::kBad;
   outcome.line_number = line_number;

@@ -97,7 +97,7 @@ class ModelStage {
   // The answer of a line, and its score when labelled.
   bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
               std::span<const double> labels, OutcomeSink& sink);
-  static bool Refuse(std::int64_t line_number, OutcomeSink& sink);
+  bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
 
   const Settings settings_;
   Task task_;
