@@ -27,6 +27,9 @@ struct FactorUpdateKernel {
   // Columns rotated together: their dot products in one loop, then their
   // rotations in one loop that loads and stores the gain once for all.
   static constexpr int kColumnsPerGroup = 4;
+  // From this dimension on, a group's rotations and the next group's dot
+  // products share one loop (measured: faster at D = 1024, slower at 256).
+  static constexpr int kRideAlongFrom = 512;
 
   static Real Run(const FactorUpdateArguments<Real>& update, Real* min_diagonal) {
     State state{update.top, Real{1} / Real{0}};  // smallest diagonal: +infinity
@@ -35,18 +38,28 @@ struct FactorUpdateKernel {
       // Software-pipelined: the next group's dot products (old columns,
       // independent of this group's rotations) are issued while this
       // group's serial chain of square roots and divisions is in flight.
+      // Large factors: the next group's dot products ride along in this
+      // group's rotation loop, one pass over the rows for both (fewer trips
+      // to L2 and beyond). Small ones, whose columns are short and in
+      // cache, run the two loops apart (fewer registers live at once).
+      const bool ride_along = update.dimension >= kRideAlongFrom;
       Batch sums[kColumnsPerGroup];
       Dots<kColumnsPerGroup>(update, j, sums);
       for (; j + 1 >= kColumnsPerGroup; j -= kColumnsPerGroup) {
         Rotation<kColumnsPerGroup> rotation = Angles<kColumnsPerGroup>(update, sums, state);
-        if (j + 1 >= 2 * kColumnsPerGroup) Dots<kColumnsPerGroup>(update, j - kColumnsPerGroup, sums);
-        Rotate<kColumnsPerGroup>(update, j, rotation, state);
+        const bool more = j + 1 >= 2 * kColumnsPerGroup;
+        if (more && ride_along) {
+          Rotate<kColumnsPerGroup, true>(update, j, rotation, state, sums);
+          continue;
+        }
+        if (more) Dots<kColumnsPerGroup>(update, j - kColumnsPerGroup, sums);
+        Rotate<kColumnsPerGroup, false>(update, j, rotation, state, sums);
       }
     }
     for (; j >= 0; --j) {
       Batch sum[1];
       Dots<1>(update, j, sum);
-      Rotate<1>(update, j, Angles<1>(update, sum, state), state);
+      Rotate<1, false>(update, j, Angles<1>(update, sum, state), state, sum);
     }
     *min_diagonal = state.smallest;
     return state.top;
@@ -111,13 +124,31 @@ struct FactorUpdateKernel {
     return rotation;
   }
 
-  template <int kColumns>
+  // Rotates columns j, j - 1, ..., j - kColumns + 1; with kNextDots, also
+  // sums the dot products of the next kColumns columns (still old) with z
+  // into `next_sums`, in the same pass over the rows.
+  template <int kColumns, bool kNextDots>
   static void Rotate(const FactorUpdateArguments<Real>& update, int j,
-                     const Rotation<kColumns>& rotation, State& state) {
+                     const Rotation<kColumns>& rotation, State& state, Batch* next_sums) {
     Real* columns[kColumns];
-    for (int k = 0; k < kColumns; ++k) columns[k] = Column(update, j - k);
+    const Real* next_columns[kColumns];
+    for (int k = 0; k < kColumns; ++k) {
+      columns[k] = Column(update, j - k);
+      next_columns[k] = kNextDots ? Column(update, j - kColumns - k) : nullptr;
+      if (kNextDots) next_sums[k] = Batch(Real{0});
+    }
     const std::size_t end = End(update);
-    for (std::size_t i = First(j, kColumns); i < end; i += kLanes) {
+    const std::size_t first = First(j, kColumns);
+    if constexpr (kNextDots) {
+      // The next columns start higher: their first rows have no rotation yet.
+      for (std::size_t i = First(j - kColumns, kColumns); i < first; i += kLanes) {
+        const Batch z = Batch::load_aligned(update.z + i);
+        for (int k = 0; k < kColumns; ++k) {
+          next_sums[k] = xsimd::fma(z, Batch::load_aligned(next_columns[k] + i), next_sums[k]);
+        }
+      }
+    }
+    for (std::size_t i = first; i < end; i += kLanes) {
       Batch gain = Batch::load_aligned(update.gain + i);
       for (int k = 0; k < kColumns; ++k) {
         const Batch column = Batch::load_aligned(columns[k] + i);
@@ -126,6 +157,12 @@ struct FactorUpdateKernel {
         gain = xsimd::fma(rotation.gain_sines[k], column, rotation.gain_cosines[k] * gain);
       }
       gain.store_aligned(update.gain + i);
+      if constexpr (kNextDots) {
+        const Batch z = Batch::load_aligned(update.z + i);
+        for (int k = 0; k < kColumns; ++k) {
+          next_sums[k] = xsimd::fma(z, Batch::load_aligned(next_columns[k] + i), next_sums[k]);
+        }
+      }
     }
     for (int k = 0; k < kColumns; ++k) {
       const Real diagonal = columns[k][j - k];
