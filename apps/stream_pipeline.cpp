@@ -150,14 +150,19 @@ absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
   if (window_data_lines_ >= window_lines_) {
     if (absl::Status built = BuildAndReplay(); !built.ok()) return built;
   }
-  if (settings_.warm_up_answers == WarmUpAnswers::kInTurn) return absl::OkStatus();
   // Answered after the window's decision, so that a line whose model could
   // not be built gets that error as its only answer.
+  return AnswerHeld(line, held_lines, window_lines_);
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::AnswerHeld(std::int64_t line_number, int held, int window) {
+  if (settings_.warm_up_answers == WarmUpAnswers::kInTurn) return absl::OkStatus();
   LineOutcome outcome;
   outcome.kind = LineOutcome::Kind::kHeld;
-  outcome.line_number = line;
-  outcome.held = held_lines;
-  outcome.window = window_lines_;
+  outcome.line_number = line_number;
+  outcome.held = held;
+  outcome.window = window;
   return Verdict(sink_.Take(outcome));
 }
 

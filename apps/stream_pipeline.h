@@ -119,6 +119,9 @@ class StreamPipeline {
   // The line's outcome when it gives no answer (`reason` empty for a blank
   // line): now, or in its turn.
   absl::Status NoAnswer(std::int64_t line_number, std::string_view reason);
+  // A line joined the warm-up window: "held of window" when lines are
+  // answered at arrival (serve), nothing yet when in their turn.
+  absl::Status AnswerHeld(std::int64_t line_number, int held, int window);
   absl::Status HandleParsed(const ParsedLine& parsed, std::span<const double> inputs,
                             std::span<const Real> feature_row, std::span<const double> targets);
   // The task is known: the model stage is sized, and a model that needs no

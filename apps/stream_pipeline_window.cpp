@@ -63,13 +63,7 @@ absl::Status StreamPipeline<Real>::HoldForShape(std::int64_t line_number, std::s
   if (held_lines >= window) {
     if (absl::Status decided = DecideShape(); !decided.ok()) return decided;
   }
-  if (settings_.warm_up_answers == WarmUpAnswers::kInTurn) return absl::OkStatus();
-  LineOutcome outcome;
-  outcome.kind = LineOutcome::Kind::kHeld;
-  outcome.line_number = line_number;
-  outcome.held = held_lines;
-  outcome.window = window;
-  return Verdict(sink_.Take(outcome));
+  return AnswerHeld(line_number, held_lines, window);
 }
 
 template <class Real>
