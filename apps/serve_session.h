@@ -31,11 +31,10 @@ namespace rffstream::app {
 
 // Whether serve learns in blocks, and how many lines a block holds at most
 // (1: one at a time). Blocks are exact with β = 1, and on by default in
-// float64; in float32 the rank-k downdates lose P's positive definiteness on
-// long ill-conditioned streams sooner than single updates do (measured:
-// after 225k lines of bench/serve_load's stream), so there they are asked
-// for with --block=k > 1. --variance needs each prediction before the next
-// update.
+// float64, where they are one Woodbury update; float32's square-root engine
+// learns a block one sample at a time (rls.h), so there a block gains
+// nothing and is used only when asked for with --block=k > 1. --variance
+// needs each prediction before the next update.
 int ServeBlockSize(const StreamOptions& options, int bytes_per_number);
 
 template <class Real>
