@@ -8,25 +8,6 @@
 #include "task_outputs.h"
 
 namespace rffstream::app {
-namespace {
-
-// Replays the window's lines after they were answered "held" at arrival:
-// their answers were given, only lines found bad on replay are passed on.
-class AnsweredWindowSink : public OutcomeSink {
- public:
-  explicit AnsweredWindowSink(OutcomeSink& sink) : sink_(sink) {}
-  bool Take(const LineOutcome& outcome) override {
-    if (outcome.kind != LineOutcome::Kind::kBad) return true;
-    LineOutcome replayed = outcome;
-    replayed.replayed = true;
-    return sink_.Take(replayed);
-  }
-
- private:
-  OutcomeSink& sink_;
-};
-
-}  // namespace
 
 template <class Real>
 StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sink)
@@ -195,66 +176,6 @@ absl::Status StreamPipeline<Real>::TaskDecided() {
   window_lines_ = WarmUpWindowLines(settings_.model, input_.task().num_classes);
   if (window_lines_ == 0) return BuildAndReplay();
   return absl::OkStatus();
-}
-
-template <class Real>
-absl::Status StreamPipeline<Real>::BuildAndReplay() {
-  const Task& task = input_.task();
-  absl::StatusOr<LearnerConfig> config =
-      LearnerConfigFromOptions(settings_.model, task.num_inputs(), task.num_outputs());
-  if (config.ok()) {
-    if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model,
-                                                 static_cast<std::int64_t>(held_.size()));
-        !fits.ok()) {
-      config = fits;
-    }
-  }
-  if (config.ok()) {
-    WarmUpDecision decision =
-        DecideOnWarmUp(settings_.model, *std::move(config), task, held_, window_lines_);
-    PrintWarmUpDecision(settings_.log, decision, task, settings_.quiet, settings_.tune_report);
-    absl::StatusOr<BasicLearner<Real>> learner =
-        BasicLearner<Real>::Create(std::move(decision.config));
-    if (learner.ok()) {
-      model_.Start(*std::move(learner));
-      return Replay();
-    }
-    config = learner.status();
-  }
-  build_error_ = absl::InvalidArgumentError(config.status().message());
-  if (config.status().code() == absl::StatusCode::kResourceExhausted) build_error_ = config.status();
-  held_.clear();
-  window_data_lines_ = 0;
-  return build_error_;
-}
-
-template <class Real>
-absl::Status StreamPipeline<Real>::Replay() {
-  AnsweredWindowSink answered(sink_);
-  OutcomeSink& sink =
-      settings_.warm_up_answers == WarmUpAnswers::kAtArrival ? static_cast<OutcomeSink&>(answered)
-                                                             : sink_;
-  std::vector<WarmUpLine> lines = std::move(held_);
-  held_.clear();
-  for (const WarmUpLine& line : lines) {
-    bool go_on = true;
-    if (line.kind == WarmUpLine::Kind::kData) {
-      go_on = model_.Process(line.line_number, line.inputs, {}, line.labelled, line.targets, sink);
-    } else {
-      go_on = model_.FlushBlock(sink) && TakeNoAnswer(line, sink);
-    }
-    if (!go_on) return absl::CancelledError("stopped");
-  }
-  return Verdict(model_.FlushBlock(sink));
-}
-
-template <class Real>
-bool StreamPipeline<Real>::TakeNoAnswer(const WarmUpLine& line, OutcomeSink& sink) {
-  LineOutcome outcome;
-  outcome.kind = line.text.empty() ? LineOutcome::Kind::kBlank : LineOutcome::Kind::kBad;
-  outcome.line_number = line.line_number;
-  outcome.reason = line.text;
-  return sink.Take(outcome);
 }
 
 template <class Real>

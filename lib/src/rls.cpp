@@ -6,9 +6,7 @@
 #include <limits>
 #include <cstddef>
 
-#include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
-#include "internal/byte_buffer.h"
 #include "internal/chunked_prediction.h"
 #include "internal/dot_product.h"
 #include "internal/simd_kernels.h"
@@ -20,19 +18,6 @@ namespace {
 template <class Real>
 Real Dot(std::span<const Real> a, std::span<const Real> b) {
   return internal::DotProduct(a.data(), b.data(), a.size());
-}
-
-// The largest |value|: NaN if any value is NaN (max keeps a NaN it meets
-// first, so NaN is tested for on its own), infinity if any is infinite.
-template <class Real>
-Real MaxAbs(std::span<const Real> values) {
-  Real largest = 0;
-  bool any_nan = false;
-  for (const Real value : values) {
-    largest = std::max(largest, std::abs(value));
-    any_nan |= value != value;
-  }
-  return any_nan ? std::numeric_limits<Real>::quiet_NaN() : largest;
 }
 
 template <class Real>
@@ -299,148 +284,6 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
                             priors.subspan(static_cast<std::size_t>(s) * outputs, outputs));
   }
   return learned;
-}
-
-template <class Real>
-Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
-  if constexpr (kFactorForm) return FactorQuadraticForm(z);
-  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
-  const Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>> stored(
-      covariance_.data(), dimension_, dimension_, Eigen::OuterStride<>(stride_));
-  const Eigen::Map<const Vector> x(z.data(), dimension_);
-  const Real stored_form = x.dot(stored.template selfadjointView<Eigen::Upper>() * x);
-  const Real along_gain = x.dot(Eigen::Map<const Vector>(gain_.data(), dimension_));
-  const Real along_refresh = x.dot(Eigen::Map<const Vector>(refresh_gain_.data(), dimension_));
-  return pending_scale_ * stored_form - pending_gain_weight_ * along_gain * along_gain -
-         pending_refresh_weight_ * along_refresh * along_refresh;
-}
-
-template <class Real>
-std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
-  if constexpr (kFactorForm) return FactorCovarianceMatrix();
-  std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
-  for (int i = 0; i < dimension_; ++i) {
-    for (int j = i; j < dimension_; ++j) {
-      const Real value = pending_scale_ * Stored(i, j) - pending_gain_weight_ * gain_[i] * gain_[j] -
-                         pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
-      full[static_cast<std::size_t>(i) * dimension_ + j] = value;
-      full[static_cast<std::size_t>(j) * dimension_ + i] = value;
-    }
-  }
-  return full;
-}
-
-template <class Real>
-void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
-  std::vector<Real> triangle;
-  triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
-  for (int i = 0; i < dimension_; ++i) triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
-  writer.WriteArray<Real>(triangle);
-  writer.Write(pending_scale_);
-  writer.Write(pending_gain_weight_);
-  writer.Write(pending_refresh_weight_);
-  writer.WriteArray<Real>(std::span<const Real>(gain_).first(dimension_));
-  writer.WriteArray<Real>(std::span<const Real>(refresh_gain_).first(dimension_));
-  writer.WriteArray<Real>(weights_);
-  writer.Write<std::int32_t>(next_refreshed_coordinate_);
-  writer.Write<std::uint8_t>(next_pass_bottom_up_ ? 1 : 0);
-  writer.WriteArray<Real>(noise_sums_);
-  writer.Write(noise_weight_);
-}
-
-template <class Real>
-absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_covariance) {
-  const auto dimension = static_cast<std::uint64_t>(dimension_);
-  std::vector<Real> triangle;
-  absl::Status status = reader.ReadArray("RLS covariance", dimension * (dimension + 1) / 2, triangle);
-  if (status.ok()) status = reader.Read("RLS pending scale", pending_scale_);
-  if (status.ok()) status = reader.Read("RLS pending gain weight", pending_gain_weight_);
-  if (status.ok()) status = reader.Read("RLS pending refresh weight", pending_refresh_weight_);
-  if (status.ok()) status = reader.ReadArray("RLS gain", dimension, gain_);
-  if (status.ok()) status = reader.ReadArray("RLS refresh gain", dimension, refresh_gain_);
-  gain_.resize(stride_, Real{0});  // restore the zero padding
-  refresh_gain_.resize(stride_, Real{0});
-  if (status.ok()) {
-    status = reader.ReadArray("RLS weights", dimension * static_cast<std::uint64_t>(num_outputs_),
-                              weights_);
-  }
-  std::int32_t coordinate = 0;
-  if (status.ok()) status = reader.Read("RLS refresh coordinate", coordinate);
-  std::uint8_t bottom_up = 0;
-  if (status.ok()) status = reader.Read("RLS pass direction", bottom_up);
-  if (status.ok()) status = reader.ReadArray("RLS noise estimate", num_outputs_, noise_sums_);
-  if (status.ok()) status = reader.Read("RLS noise estimate", noise_weight_);
-  if (!status.ok()) return status;
-  if (coordinate < 0 || coordinate >= dimension_) {
-    return absl::DataLossError(absl::StrCat(reader.source(), ": RLS refresh coordinate ",
-                                            coordinate, " is outside [0, ", dimension_, ")"));
-  }
-  if (bottom_up > 1) {
-    return absl::DataLossError(
-        absl::StrCat(reader.source(), ": RLS pass direction ", static_cast<int>(bottom_up), " is not 0 or 1"));
-  }
-  // What learning can leave behind, and no more: settling the pending terms
-  // must not overflow, or the next sample would make P non-finite.
-  const Real largest_stored = MaxAbs<Real>(triangle);
-  const Real largest_gain = MaxAbs<Real>(gain_);
-  const Real largest_refresh = MaxAbs<Real>(refresh_gain_);
-  const bool pending_valid =
-      (pending_scale_ == Real{1} || pending_scale_ == Real{1} / forgetting_) &&
-      pending_gain_weight_ >= 0 && pending_gain_weight_ <= 2 && pending_refresh_weight_ >= 0 &&
-      (refresh_strength_ > 0 ? pending_refresh_weight_ <= 2 / refresh_strength_
-                             : pending_refresh_weight_ == 0) &&
-      IsFinite(pending_scale_ * largest_stored + pending_gain_weight_ * largest_gain * largest_gain +
-               pending_refresh_weight_ * largest_refresh * largest_refresh);
-  const bool noise_valid =
-      noise_weight_ >= 0 && std::all_of(noise_sums_.begin(), noise_sums_.end(),
-                                        [](Real sum) { return sum >= 0; });
-  if (!pending_valid || !noise_valid) {
-    return absl::DataLossError(
-        absl::StrCat(reader.source(), ": the RLS state is not one that learning can reach"));
-  }
-  next_refreshed_coordinate_ = coordinate;
-  next_pass_bottom_up_ = bottom_up == 1;
-  const Real* source = triangle.data();
-  for (int i = 0; i < dimension_; ++i) {
-    std::copy(source, source + (dimension_ - i), Row(i) + i);
-    source += dimension_ - i;
-  }
-  if constexpr (kFactorForm) {
-    if (holds_covariance) {
-      // A float32 model saved before the factor form: P, converted once.
-      const std::vector<Real> covariance = [this] {
-        std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
-        for (int i = 0; i < dimension_; ++i) {
-          for (int j = i; j < dimension_; ++j) {
-            const Real value = pending_scale_ * Stored(i, j) -
-                               pending_gain_weight_ * gain_[i] * gain_[j] -
-                               pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
-            full[static_cast<std::size_t>(i) * dimension_ + j] = value;
-            full[static_cast<std::size_t>(j) * dimension_ + i] = value;
-          }
-        }
-        return full;
-      }();
-      for (int i = 0; i < dimension_; ++i) std::fill(Row(i), Row(i) + stride_, Real{0});
-      pending_scale_ = 1;
-      pending_gain_weight_ = 0;
-      pending_refresh_weight_ = 0;
-      std::fill(gain_.begin(), gain_.end(), Real{0});
-      std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
-      if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
-        return absl::DataLossError(absl::StrCat(
-            reader.source(), ": its float32 P is no longer positive definite (the covariance form "
-            "lost it to rounding): this model cannot be continued; learn it again"));
-      }
-    } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
-      return absl::DataLossError(
-          absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
-    }
-    factor_trace_ = FactorTrace();
-    samples_since_trace_ = 0;
-  }
-  return absl::OkStatus();
 }
 
 template class BasicRls<float>;

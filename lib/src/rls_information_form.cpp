@@ -1,9 +1,12 @@
-// BasicRls in information form: A = P⁻¹ and b = A w, the sufficient
-// statistics that models learned on disjoint samples add up in. The O(D³)
-// inversions run on this CPU's SIMD kernels (SolvePositiveDefinite).
+// BasicRls's P seen whole: zᵀPz, P as a matrix, and the information form
+// A = P⁻¹ and b = A w, the sufficient statistics that models learned on
+// disjoint samples add up in. The O(D³) inversions run on this CPU's SIMD
+// kernels (SolvePositiveDefinite).
 #include <cmath>
+#include <span>
 #include <vector>
 
+#include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
 #include "internal/simd_kernels.h"
 #include "rffstream/rls.h"
@@ -24,6 +27,36 @@ void MultiplyInto(const std::vector<double>& matrix, const Vector* vector, int d
 }
 
 }  // namespace
+
+template <class Real>
+Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
+  if constexpr (kFactorForm) return FactorQuadraticForm(z);
+  using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
+  const Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>> stored(
+      covariance_.data(), dimension_, dimension_, Eigen::OuterStride<>(stride_));
+  const Eigen::Map<const Vector> x(z.data(), dimension_);
+  const Real stored_form = x.dot(stored.template selfadjointView<Eigen::Upper>() * x);
+  const Real along_gain = x.dot(Eigen::Map<const Vector>(gain_.data(), dimension_));
+  const Real along_refresh = x.dot(Eigen::Map<const Vector>(refresh_gain_.data(), dimension_));
+  return pending_scale_ * stored_form - pending_gain_weight_ * along_gain * along_gain -
+         pending_refresh_weight_ * along_refresh * along_refresh;
+}
+
+template <class Real>
+std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
+  if constexpr (kFactorForm) return FactorCovarianceMatrix();
+  std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
+  for (int i = 0; i < dimension_; ++i) {
+    for (int j = i; j < dimension_; ++j) {
+      const Real value = pending_scale_ * Stored(i, j) - pending_gain_weight_ * gain_[i] * gain_[j] -
+                         pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
+      full[static_cast<std::size_t>(i) * dimension_ + j] = value;
+      full[static_cast<std::size_t>(j) * dimension_ + i] = value;
+    }
+  }
+  return full;
+}
 
 template <class Real>
 absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInformationForm() const {
@@ -107,6 +140,10 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
   return absl::OkStatus();
 }
 
+template float BasicRls<float>::CovarianceQuadraticForm(std::span<const float>) const;
+template double BasicRls<double>::CovarianceQuadraticForm(std::span<const double>) const;
+template std::vector<float> BasicRls<float>::CovarianceMatrix() const;
+template std::vector<double> BasicRls<double>::CovarianceMatrix() const;
 template absl::StatusOr<BasicRls<float>::InformationForm> BasicRls<float>::ToInformationForm() const;
 template absl::StatusOr<BasicRls<double>::InformationForm> BasicRls<double>::ToInformationForm() const;
 template absl::Status BasicRls<float>::SetInformationForm(const InformationForm&);

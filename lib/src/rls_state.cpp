@@ -1,0 +1,149 @@
+// BasicRls's complete learning state in a checkpoint: the stored triangle
+// (P, or float32's factor S), the pending terms, the weights, the refresh
+// clock and the noise sums, checked on loading against what learning can
+// reach; float32 files of the covariance form are converted to the factor.
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "internal/byte_buffer.h"
+#include "rffstream/rls.h"
+
+namespace rffstream {
+namespace {
+
+// The largest |value|: NaN if any value is NaN (max keeps a NaN it meets
+// first, so NaN is tested for on its own), infinity if any is infinite.
+template <class Real>
+Real MaxAbs(std::span<const Real> values) {
+  Real largest = 0;
+  bool any_nan = false;
+  for (const Real value : values) {
+    largest = std::max(largest, std::abs(value));
+    any_nan |= value != value;
+  }
+  return any_nan ? std::numeric_limits<Real>::quiet_NaN() : largest;
+}
+
+}  // namespace
+
+template <class Real>
+void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
+  std::vector<Real> triangle;
+  triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
+  for (int i = 0; i < dimension_; ++i) triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
+  writer.WriteArray<Real>(triangle);
+  writer.Write(pending_scale_);
+  writer.Write(pending_gain_weight_);
+  writer.Write(pending_refresh_weight_);
+  writer.WriteArray<Real>(std::span<const Real>(gain_).first(dimension_));
+  writer.WriteArray<Real>(std::span<const Real>(refresh_gain_).first(dimension_));
+  writer.WriteArray<Real>(weights_);
+  writer.Write<std::int32_t>(next_refreshed_coordinate_);
+  writer.Write<std::uint8_t>(next_pass_bottom_up_ ? 1 : 0);
+  writer.WriteArray<Real>(noise_sums_);
+  writer.Write(noise_weight_);
+}
+
+template <class Real>
+absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_covariance) {
+  const auto dimension = static_cast<std::uint64_t>(dimension_);
+  std::vector<Real> triangle;
+  absl::Status status = reader.ReadArray("RLS covariance", dimension * (dimension + 1) / 2, triangle);
+  if (status.ok()) status = reader.Read("RLS pending scale", pending_scale_);
+  if (status.ok()) status = reader.Read("RLS pending gain weight", pending_gain_weight_);
+  if (status.ok()) status = reader.Read("RLS pending refresh weight", pending_refresh_weight_);
+  if (status.ok()) status = reader.ReadArray("RLS gain", dimension, gain_);
+  if (status.ok()) status = reader.ReadArray("RLS refresh gain", dimension, refresh_gain_);
+  gain_.resize(stride_, Real{0});  // restore the zero padding
+  refresh_gain_.resize(stride_, Real{0});
+  if (status.ok()) {
+    status = reader.ReadArray("RLS weights", dimension * static_cast<std::uint64_t>(num_outputs_),
+                              weights_);
+  }
+  std::int32_t coordinate = 0;
+  if (status.ok()) status = reader.Read("RLS refresh coordinate", coordinate);
+  std::uint8_t bottom_up = 0;
+  if (status.ok()) status = reader.Read("RLS pass direction", bottom_up);
+  if (status.ok()) status = reader.ReadArray("RLS noise estimate", num_outputs_, noise_sums_);
+  if (status.ok()) status = reader.Read("RLS noise estimate", noise_weight_);
+  if (!status.ok()) return status;
+  if (coordinate < 0 || coordinate >= dimension_) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": RLS refresh coordinate ",
+                                            coordinate, " is outside [0, ", dimension_, ")"));
+  }
+  if (bottom_up > 1) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": RLS pass direction ", static_cast<int>(bottom_up), " is not 0 or 1"));
+  }
+  // What learning can leave behind, and no more: settling the pending terms
+  // must not overflow, or the next sample would make P non-finite.
+  const Real largest_stored = MaxAbs<Real>(triangle);
+  const Real largest_gain = MaxAbs<Real>(gain_);
+  const Real largest_refresh = MaxAbs<Real>(refresh_gain_);
+  const bool pending_valid =
+      (pending_scale_ == Real{1} || pending_scale_ == Real{1} / forgetting_) &&
+      pending_gain_weight_ >= 0 && pending_gain_weight_ <= 2 && pending_refresh_weight_ >= 0 &&
+      (refresh_strength_ > 0 ? pending_refresh_weight_ <= 2 / refresh_strength_
+                             : pending_refresh_weight_ == 0) &&
+      std::isfinite(pending_scale_ * largest_stored + pending_gain_weight_ * largest_gain * largest_gain +
+               pending_refresh_weight_ * largest_refresh * largest_refresh);
+  const bool noise_valid =
+      noise_weight_ >= 0 && std::all_of(noise_sums_.begin(), noise_sums_.end(),
+                                        [](Real sum) { return sum >= 0; });
+  if (!pending_valid || !noise_valid) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": the RLS state is not one that learning can reach"));
+  }
+  next_refreshed_coordinate_ = coordinate;
+  next_pass_bottom_up_ = bottom_up == 1;
+  const Real* source = triangle.data();
+  for (int i = 0; i < dimension_; ++i) {
+    std::copy(source, source + (dimension_ - i), Row(i) + i);
+    source += dimension_ - i;
+  }
+  if constexpr (kFactorForm) {
+    if (holds_covariance) {
+      // A float32 model saved before the factor form: P, converted once.
+      const std::vector<Real> covariance = [this] {
+        std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
+        for (int i = 0; i < dimension_; ++i) {
+          for (int j = i; j < dimension_; ++j) {
+            const Real value = pending_scale_ * Stored(i, j) -
+                               pending_gain_weight_ * gain_[i] * gain_[j] -
+                               pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
+            full[static_cast<std::size_t>(i) * dimension_ + j] = value;
+            full[static_cast<std::size_t>(j) * dimension_ + i] = value;
+          }
+        }
+        return full;
+      }();
+      for (int i = 0; i < dimension_; ++i) std::fill(Row(i), Row(i) + stride_, Real{0});
+      pending_scale_ = 1;
+      pending_gain_weight_ = 0;
+      pending_refresh_weight_ = 0;
+      std::fill(gain_.begin(), gain_.end(), Real{0});
+      std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
+      if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
+        return absl::DataLossError(absl::StrCat(
+            reader.source(), ": its float32 P is no longer positive definite (the covariance form "
+            "lost it to rounding): this model cannot be continued; learn it again"));
+      }
+    } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
+      return absl::DataLossError(
+          absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
+    }
+    factor_trace_ = FactorTrace();
+    samples_since_trace_ = 0;
+  }
+  return absl::OkStatus();
+}
+
+template void BasicRls<float>::SaveState(internal::ByteWriter&) const;
+template void BasicRls<double>::SaveState(internal::ByteWriter&) const;
+template absl::Status BasicRls<float>::LoadState(internal::ByteReader&, bool);
+template absl::Status BasicRls<double>::LoadState(internal::ByteReader&, bool);
+
+}  // namespace rffstream
