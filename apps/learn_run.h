@@ -95,9 +95,10 @@ class LearnRun {
     if (std::optional<int> exit_code = ReadAll(reader)) return *exit_code;
     output_.ClearProgressLine();
     const int signal = stop != nullptr ? stop->received() : 0;
-    // A reader stopped because the output's reader went away, or by a
-    // signal, is no error.
-    if (!reader.status().ok() && !writer_.reader_gone() && signal == 0) {
+    // A reader stopped because the output's reader went away, because the
+    // output failed (reported with the summary), or by a signal, is no
+    // reading error.
+    if (!reader.status().ok() && !writer_.reader_gone() && !writer_.failed() && signal == 0) {
       std::fprintf(stderr, "rffstream: %s: %s\n", input_name_.c_str(),
                    std::string(reader.status().message()).c_str());
       return kExitIoError;
