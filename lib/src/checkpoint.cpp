@@ -1,22 +1,16 @@
 #include "rffstream/checkpoint.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "internal/atomic_file.h"
 #include "internal/byte_buffer.h"
 #include "internal/crc32c.h"
 
@@ -480,52 +474,6 @@ absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path
   return bytes;
 }
 
-absl::Status ErrnoError(std::string_view what, const std::string& path) {
-  return absl::InternalError(
-      absl::StrCat("cannot ", std::string(what), " ", path, ": ", std::strerror(errno)));
-}
-
-constexpr char kTemporarySuffix[] = ".tmp.";
-
-std::filesystem::path DirectoryOf(const std::string& path) {
-  const std::filesystem::path target(path);
-  return target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-}
-
-// Deletes the temporaries of `name` that earlier saves were killed before
-// renaming: those no save holds locked, and older than a few seconds (a
-// save locks its temporary just after creating it). Best effort: errors are
-// ignored.
-void RemoveStaleTemporaries(const std::filesystem::path& directory, const std::string& name) {
-  const std::string prefix = name + kTemporarySuffix;
-  constexpr std::size_t kRandomPart = 6;  // mkstemp's XXXXXX
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-    const std::string file = entry.path().filename().string();
-    if (file.size() != prefix.size() + kRandomPart || file.compare(0, prefix.size(), prefix) != 0 ||
-        !entry.is_regular_file(error) ||
-        std::filesystem::file_time_type::clock::now() - entry.last_write_time(error) <
-            std::chrono::seconds(5)) {
-      continue;
-    }
-    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(entry.path().c_str());
-    ::close(fd);
-  }
-}
-
-// write(2) until done, retrying on EINTR.
-bool WriteAll(int fd, std::span<const unsigned char> bytes) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return false;
-    bytes = bytes.subspan(static_cast<std::size_t>(written));
-  }
-  return true;
-}
-
 }  // namespace
 
 Task DefaultTask(const LearnerConfig& config) {
@@ -562,69 +510,11 @@ absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& l
     return absl::Status(serialized.status().code(),
                         absl::StrCat(path, ": ", serialized.status().message()));
   }
-  const std::vector<unsigned char>& bytes = *serialized;
-  if (absl::Status usable = CheckCheckpointPath(path); !usable.ok()) return usable;
-  const std::filesystem::path target(path);
-  const std::filesystem::path directory = DirectoryOf(path);
-  RemoveStaleTemporaries(directory, target.filename().string());
-  // The temporary file lives in the target's directory so that rename() is
-  // atomic (same file system); mkstemp makes concurrent saves use distinct files.
-  std::string temporary =
-      (directory / (target.filename().string() + kTemporarySuffix + "XXXXXX")).string();
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return ErrnoError("create a temporary file for checkpoint", path);
-  // Locked until renamed, so that a later save can tell a temporary left by
-  // a killed save (unlocked) from one being written right now.
-  ::flock(fd, LOCK_EX | LOCK_NB);
-  ::fchmod(fd, 0644);  // mkstemp's 0600 would make the checkpoint private by accident
-  const bool written = WriteAll(fd, bytes) && ::fsync(fd) == 0;
-  if (!written) {
-    absl::Status error = ErrnoError("write checkpoint", temporary);
-    ::unlink(temporary.c_str());
-    ::close(fd);
-    return error;
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    absl::Status error = ErrnoError("rename the temporary checkpoint onto", path);
-    ::unlink(temporary.c_str());
-    ::close(fd);
-    return error;
-  }
-  // The data were fsync'ed; close's own report (after the rename) changes nothing.
-  ::close(fd);
-  // Make the rename itself durable.
-  const int directory_fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (directory_fd < 0) return ErrnoError("open the directory of checkpoint", path);
-  const bool synced = ::fsync(directory_fd) == 0;
-  ::close(directory_fd);
-  if (!synced) return ErrnoError("fsync the directory of checkpoint", path);
-  return absl::OkStatus();
+  return internal::WriteFileAtomically(path, *serialized, "checkpoint");
 }
 
 absl::Status CheckCheckpointPath(const std::string& path) {
-  if (path.empty()) return absl::InvalidArgumentError("checkpoint path is empty");
-  struct stat status;
-  if (::stat(path.c_str(), &status) == 0) {
-    if (!S_ISREG(status.st_mode)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot save checkpoint ", path,
-          ": it exists and is not a regular file (a device, directory, socket or pipe)"));
-    }
-  } else if (errno != ENOENT) {
-    return ErrnoError("inspect checkpoint", path);
-  }
-  const std::filesystem::path directory = DirectoryOf(path);
-  if (::stat(directory.c_str(), &status) != 0) {
-    return ErrnoError("save checkpoint into directory", directory.string());
-  }
-  if (!S_ISDIR(status.st_mode)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot save checkpoint ", path, ": ", directory.string(), " is not a directory"));
-  }
-  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
-    return ErrnoError("write a checkpoint into directory", directory.string());
-  }
-  return absl::OkStatus();
+  return internal::CheckWritablePath(path, "checkpoint");
 }
 
 template <class Real>
