@@ -18,6 +18,13 @@ ABSL_FLAG(std::string, target, "last",
           "predicted but not learned from");
 ABSL_FLAG(std::string, ignore, "",
           "csv/dense: columns to skip, comma-separated names (from the header) or 0-based indices");
+ABSL_FLAG(std::string, categorical, "auto",
+          "csv/dense: text (category) columns, each value its own input direction: auto (the "
+          "columns whose first data line holds text), none, or comma-separated names or 0-based "
+          "indices");
+ABSL_FLAG(int, category_buckets, 64,
+          "the inputs each text column takes; a value sets two of them, picked by its hash, so "
+          "values never seen before need no new state");
 ABSL_FLAG(int, max_inputs, 100000,
           "the most inputs a line may have: a wider first line (or a libsvm dimension beyond "
           "it) is rejected rather than building a model nobody can afford");
@@ -37,13 +44,17 @@ InputOptions InputOptionsFromFlags() {
   options.target = absl::GetFlag(FLAGS_target);
   options.targets = absl::GetFlag(FLAGS_targets);
   options.ignore = absl::GetFlag(FLAGS_ignore);
+  options.categorical = absl::GetFlag(FLAGS_categorical);
+  options.category_buckets = absl::GetFlag(FLAGS_category_buckets);
   options.classes = absl::GetFlag(FLAGS_classes);
   options.max_inputs = absl::GetFlag(FLAGS_max_inputs);
   options.max_line_bytes = absl::GetFlag(FLAGS_max_line_bytes);
-  for (const auto* flag : {&FLAGS_format, &FLAGS_delimiter, &FLAGS_target, &FLAGS_targets, &FLAGS_ignore}) {
+  for (const auto* flag : {&FLAGS_format, &FLAGS_delimiter, &FLAGS_target, &FLAGS_targets, &FLAGS_ignore,
+                            &FLAGS_categorical}) {
     NoteIfGiven(*flag, options.given);
   }
   NoteIfGiven(FLAGS_dim, options.given);
+  NoteIfGiven(FLAGS_category_buckets, options.given);
   NoteIfGiven(FLAGS_header, options.given);
   NoteIfGiven(FLAGS_classes, options.given);
   return options;

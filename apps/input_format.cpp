@@ -45,6 +45,32 @@ absl::StatusOr<std::vector<int>> IgnoredColumns(const InputOptions& options, int
   return Columns("--ignore", options.ignore, num_fields, header);
 }
 
+// The input columns read as text: those --categorical names, or with
+// "auto" those whose field on the first data line is neither a number nor
+// a missing value.
+absl::StatusOr<std::vector<int>> CategoricalColumns(const InputOptions& options, const Task& task,
+                                                    std::string_view first_line) {
+  if (options.categorical == "none") return std::vector<int>{};
+  if (options.categorical != "auto") {
+    return Columns("--categorical", options.categorical, task.num_fields, task.column_names);
+  }
+  std::vector<int> columns;
+  if (first_line.empty()) return columns;
+  const std::vector<std::string> fields = SplitCsvHeader(first_line, InputDelimiter(options));
+  for (int column = 0; column < static_cast<int>(fields.size()) && column < task.num_fields;
+       ++column) {
+    const auto listed = [column](const std::vector<int>& list) {
+      return std::find(list.begin(), list.end(), column) != list.end();
+    };
+    if (listed(task.target_columns) || listed(task.ignored_columns)) continue;
+    double value = 0.0;
+    if (!IsMissingValue(fields[column]) && !absl::SimpleAtod(fields[column], &value)) {
+      columns.push_back(column);
+    }
+  }
+  return columns;
+}
+
 InputFormat FormatOf(const InputOptions& options) {
   const std::string& format = options.format;
   return format == "libsvm" ? InputFormat::kLibsvm
@@ -120,6 +146,11 @@ absl::Status ValidateInputOptions(const InputOptions& options, bool can_infer_di
     return absl::InvalidArgumentError(absl::StrCat("--dim=", dim, " is more inputs than --max_inputs=",
                                                    max_inputs, " (raise --max_inputs to allow it)"));
   }
+  if (options.category_buckets < 2 || options.category_buckets > Task::kMaxCategoryBuckets) {
+    return absl::InvalidArgumentError(absl::StrCat("--category_buckets must be 2 to ",
+                                                   Task::kMaxCategoryBuckets, ", got ",
+                                                   options.category_buckets));
+  }
   if (format == "libsvm" && (!options.targets.empty() || !options.ignore.empty())) {
     return absl::InvalidArgumentError("--format=libsvm has one label: --targets and --ignore do not apply");
   }
@@ -194,6 +225,24 @@ absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOpt
   if (task.num_inputs() < 1) {
     return absl::InvalidArgumentError("no column is left for the inputs (--target/--targets/--ignore)");
   }
+  absl::StatusOr<std::vector<int>> categorical = CategoricalColumns(options, task, first_line);
+  if (!categorical.ok()) return categorical.status();
+  task.categorical_columns = *std::move(categorical);
+  task.category_buckets = options.category_buckets;
+  for (int column : task.categorical_columns) {
+    for (const std::vector<int>* other : {&task.target_columns, &task.ignored_columns}) {
+      if (std::find(other->begin(), other->end(), column) != other->end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--categorical: ", task.ColumnName(column), " is also a target or ignored"));
+      }
+    }
+  }
+  if (task.num_inputs() > max_inputs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        task.num_inputs(), " inputs (", task.categorical_columns.size(),
+        " text columns of --category_buckets=", task.category_buckets,
+        "): more than --max_inputs=", max_inputs));
+  }
   if (absl::Status valid = task.Validate(); !valid.ok()) {
     return absl::InvalidArgumentError(valid.message());
   }
@@ -243,6 +292,15 @@ std::vector<std::string> InputOptionConflicts(const InputOptions& options, const
                     IgnoredColumns(options, task.num_fields, task.column_names),
                     task.ignored_columns);
     }
+    if (given.Has("categorical") && options.categorical != "auto") {
+      check_columns("--categorical", options.categorical,
+                    CategoricalColumns(options, task, ""), task.categorical_columns);
+    }
+    if (given.Has("category_buckets") && !task.categorical_columns.empty() &&
+        options.category_buckets != task.category_buckets) {
+      conflict(absl::StrCat("--category_buckets=", options.category_buckets),
+               absl::StrCat(task.category_buckets));
+    }
   }
   if (given.Has("classes") && options.classes != task.num_classes) {
     conflict(absl::StrCat("--classes=", options.classes),
@@ -252,7 +310,8 @@ std::vector<std::string> InputOptionConflicts(const InputOptions& options, const
   return conflicts;
 }
 
-absl::Status CheckHeaderMatchesTask(const std::vector<std::string>& header, const Task& task) {
+absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header,
+                                          const Task& task) {
   if (task.column_names.empty()) {
     // A model learned without a header matches columns by position; a
     // "header" of numbers is a data line that --header would drop unseen.
@@ -266,12 +325,28 @@ absl::Status CheckHeaderMatchesTask(const std::vector<std::string>& header, cons
           ") a header, but it holds only numbers, and the model was learned without a header: "
           "it is a data line, which would be dropped; leave out --header"));
     }
-    return absl::OkStatus();
+    return LineColumns::kAll;
   }
-  if (header == task.column_names) return absl::OkStatus();
+  for (const LineColumns columns :
+       {LineColumns::kAll, LineColumns::kWithoutTargets, LineColumns::kInputsOnly}) {
+    if (header == ColumnNames(task, columns)) return columns;
+  }
   return absl::InvalidArgumentError(absl::StrCat(
       "the header (", absl::StrJoin(header, ", "), ") is not the one the model learned with (",
-      absl::StrJoin(task.column_names, ", "), ")"));
+      absl::StrJoin(task.column_names, ", "), "), nor those names without the target columns"));
+}
+
+std::vector<std::string> ColumnNames(const Task& task, LineColumns columns) {
+  std::vector<std::string> names;
+  const auto listed = [](const std::vector<int>& list, int column) {
+    return std::find(list.begin(), list.end(), column) != list.end();
+  };
+  for (int column = 0; column < static_cast<int>(task.column_names.size()); ++column) {
+    if (columns != LineColumns::kAll && listed(task.target_columns, column)) continue;
+    if (columns == LineColumns::kInputsOnly && listed(task.ignored_columns, column)) continue;
+    names.push_back(task.column_names[column]);
+  }
+  return names;
 }
 
 }  // namespace rffstream::app

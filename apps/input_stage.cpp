@@ -38,9 +38,9 @@ char InputStage::FieldDelimiter() const {
 absl::StatusOr<std::optional<std::string>> InputStage::ReadHeader(std::string_view line) {
   header_ = SplitCsvHeader(line, FieldDelimiter());
   if (resumed_) {
-    if (absl::Status matches = CheckHeaderMatchesTask(header_, task_); !matches.ok()) {
-      return absl::FailedPreconditionError(matches.message());
-    }
+    absl::StatusOr<LineColumns> columns = HeaderColumns(header_, task_);
+    if (!columns.ok()) return absl::FailedPreconditionError(columns.status().message());
+    header_columns_ = *columns;
     return std::optional<std::string>();
   }
   if (std::optional<std::string> repeated = RepeatedName(header_)) {
@@ -56,25 +56,32 @@ bool InputStage::NeedsDimensionWindow() const {
 
 absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
   if (resumed_) {
-    const int fields = task_.format == InputFormat::kLibsvm
-                           ? task_.num_fields
-                           : CountCsvFields(first_data_line, FieldDelimiter());
-    // A line of exactly the model's inputs has no target column: predict it.
-    const bool inputs_only = settings_.predicts_only && fields != task_.num_fields &&
-                             fields == task_.num_inputs();
-    if (fields != task_.num_fields && !inputs_only) {
+    if (task_.format == InputFormat::kLibsvm) {
+      UseTask(task_, LineColumns::kAll);
+      return absl::OkStatus();
+    }
+    // Lines without the target columns (new data) are predicted, not learned.
+    const int fields = CountCsvFields(first_data_line, FieldDelimiter());
+    std::optional<LineColumns> columns = header_columns_;
+    for (const LineColumns layout :
+         {LineColumns::kAll, LineColumns::kWithoutTargets, LineColumns::kInputsOnly}) {
+      if (!columns.has_value() && fields == task_.NumFields(layout)) columns = layout;
+    }
+    if (!columns.has_value() || fields != task_.NumFields(*columns)) {
       return absl::FailedPreconditionError(absl::StrCat(
           fields, " fields, but the model from ", model_source_, " reads lines of ",
-          task_.num_fields, " (", task_.num_inputs(), " inputs, ", task_.num_targets(),
-          " target columns, ", task_.ignored_columns.size(), " ignored)"));
+          task_.num_fields, " (", task_.num_input_columns(), " input columns, ",
+          task_.num_targets(), " target columns, ", task_.ignored_columns.size(),
+          " ignored), or of ", task_.NumFields(LineColumns::kWithoutTargets),
+          " without the targets"));
     }
-    UseTask(task_, inputs_only);
+    UseTask(task_, *columns);
     return absl::OkStatus();
   }
   absl::StatusOr<Task> task =
       TaskFromOptions(settings_.input, settings_.model, first_data_line, header_, 0, settings_.fields);
   if (!task.ok()) return task.status();
-  UseTask(*task, false);
+  UseTask(*task, LineColumns::kAll);
   return absl::OkStatus();
 }
 
@@ -104,29 +111,18 @@ absl::StatusOr<std::pair<int, int>> InputStage::DecideFromShapeWindow(
   return std::make_pair(best, best_lines);
 }
 
-std::optional<std::string> InputStage::NonNumericField(std::string_view line) const {
-  const std::vector<std::string> fields = SplitCsvHeader(line, FieldDelimiter());
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    double value = 0;
-    if (!absl::SimpleAtod(fields[i], &value)) {
-      return absl::StrCat("field ", i + 1, ": '", fields[i], "' is not a number");
-    }
-  }
-  return std::nullopt;
-}
-
 absl::Status InputStage::DecideFromWindow(const std::vector<std::string>& lines) {
   absl::StatusOr<int> dimension = InferredLibsvmDimension(settings_.input, lines);
   if (!dimension.ok()) return dimension.status();
   absl::StatusOr<Task> task = TaskFromOptions(settings_.input, settings_.model, "", {}, *dimension);
   if (!task.ok()) return task.status();
-  UseTask(*task, false);
+  UseTask(*task, LineColumns::kAll);
   return absl::OkStatus();
 }
 
-void InputStage::UseTask(const Task& task, bool inputs_only) {
+void InputStage::UseTask(const Task& task, LineColumns columns) {
   task_ = task;
-  parser_ = task_.MakeLineParser(inputs_only);
+  parser_ = task_.MakeLineParser(columns);
   inputs_.assign(static_cast<std::size_t>(parser_->num_inputs()), 0.0);
   targets_.assign(static_cast<std::size_t>(parser_->num_targets()), 0.0);
 }

@@ -30,7 +30,6 @@ class InputStage {
     InputOptions input;
     ModelOptions model;
     bool reads_header = true;  // the stream may start with a header row
-    bool predicts_only = false;  // lines of the model's inputs alone are welcome
     int fields = 0;            // > 0: the field count, not taken from the first line
     // With no --fields and no model, the field count is the most common one
     // of the warm-up window's lines, not the first line's (serve: many
@@ -67,13 +66,9 @@ class InputStage {
   // the count met first); returns that count and how many lines have it.
   [[nodiscard]] absl::StatusOr<std::pair<int, int>> DecideFromShapeWindow(
       const std::vector<std::string>& lines);
-  // Why a line held for the shape window will never parse (a field that is
-  // not a number), or nullopt: such a line is answered at once.
-  std::optional<std::string> NonNumericField(std::string_view line) const;
-
   // The task of a new model given whole, by a caller that pushes numbers
   // rather than lines (the Python module).
-  void DecideTask(const Task& task) { UseTask(task, false); }
+  void DecideTask(const Task& task) { UseTask(task, LineColumns::kAll); }
 
   bool decided() const { return parser_ != nullptr; }
   const Task& task() const { return task_; }
@@ -86,7 +81,7 @@ class InputStage {
   std::span<const double> targets() const { return targets_; }
 
  private:
-  void UseTask(const Task& task, bool inputs_only);
+  void UseTask(const Task& task, LineColumns columns);
   char FieldDelimiter() const;
 
   const Settings settings_;
@@ -94,6 +89,8 @@ class InputStage {
   bool resumed_ = false;
   std::string model_source_;
   std::vector<std::string> header_;
+  // A loaded model's columns that the header row names, if there was one.
+  std::optional<LineColumns> header_columns_;
   std::unique_ptr<LineParser> parser_;
   std::vector<double> inputs_;
   std::vector<double> targets_;

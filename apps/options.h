@@ -31,7 +31,8 @@ class GivenFlags {
 inline constexpr int kDefaultWarmUpLines = 256;
 
 // How input lines are read: --format, --delimiter, --dim, --header,
-// --target(s), --ignore, --classes, --max_inputs, --max_line_bytes.
+// --target(s), --ignore, --categorical, --category_buckets, --classes,
+// --max_inputs, --max_line_bytes.
 struct InputOptions {
   std::string format;  // "" = csv
   std::string delimiter = ",";
@@ -40,6 +41,10 @@ struct InputOptions {
   std::string target = "last";
   std::string targets;
   std::string ignore;
+  // Text columns: "auto" (those whose first data line holds text), "none",
+  // or a list of names or 0-based indices; and the inputs each one takes.
+  std::string categorical = "auto";
+  int category_buckets = 64;
   int classes = 0;
   int max_inputs = 100000;
   std::int64_t max_line_bytes = 1 << 20;

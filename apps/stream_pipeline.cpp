@@ -13,8 +13,8 @@ template <class Real>
 StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sink)
     : settings_(std::move(settings)),
       sink_(sink),
-      input_({settings_.input, settings_.model, settings_.reads_header, !settings_.learns,
-              settings_.fields, settings_.shape_from_window}),
+      input_({settings_.input, settings_.model, settings_.reads_header, settings_.fields,
+              settings_.shape_from_window}),
       model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads}) {}
 
 template <class Real>

@@ -69,11 +69,6 @@ absl::Status StreamPipeline<Real>::DecideDimension() {
 
 template <class Real>
 absl::Status StreamPipeline<Real>::HoldForShape(std::int64_t line_number, std::string_view text) {
-  // A line that can never parse is answered now, as it would be once the
-  // shape is known.
-  if (std::optional<std::string> bad = input_.NonNumericField(text)) {
-    return NoAnswer(line_number, *bad);
-  }
   WarmUpLine held;
   held.line_number = line_number;
   held.text = std::string(text);

@@ -16,9 +16,21 @@ namespace rffstream::app {
 namespace {
 
 // Numbers too large to square would spoil every grid point of the tuning;
-// the model refuses their lines later anyway.
+// the model refuses their lines later anyway. A missing value (NaN) is tame.
 bool Tame(const std::vector<double>& values) {
-  return std::all_of(values.begin(), values.end(), [](double value) { return std::abs(value) < 1e150; });
+  return std::all_of(values.begin(), values.end(),
+                     [](double value) { return !(std::abs(value) >= 1e150); });
+}
+
+// The window's inputs with each missing value (NaN) as the feature map reads
+// it (its mean, or 0 without standardization), for the samplers that take
+// plain numbers.
+void FillMissing(const FeatureMapConfig& features, std::vector<double>& inputs) {
+  const std::size_t dimension = static_cast<std::size_t>(features.input_dimension);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!std::isnan(inputs[i])) continue;
+    inputs[i] = features.input_offset.empty() ? 0.0 : features.input_offset[i % dimension];
+  }
 }
 
 // The tuning error as shown: rmse for regression, the error rate of a classifier.
@@ -85,6 +97,15 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
     }
     config.features.input_offset = statistics.Means();
     config.features.input_scale = statistics.StandardDeviations();
+    // A category's direction keeps unit length (two categories are √2
+    // apart, as two standardized values 1.4 deviations apart):
+    // standardizing its buckets would stretch the rare ones.
+    for (const int start : task.CategoryInputStarts()) {
+      for (int input = start; input < start + task.category_buckets; ++input) {
+        config.features.input_offset[input] = 0.0;
+        config.features.input_scale[input] = 1.0;
+      }
+    }
   }
   if (GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options)) {
     // The labelled lines, their labels encoded as the model's targets.
@@ -124,6 +145,7 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
       if (line->kind != WarmUpLine::Kind::kData || !Tame(line->inputs)) continue;
       inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
     }
+    FillMissing(config.features, inputs);
     absl::StatusOr<FeatureMapConfig> selected =
         SelectFeaturesByLeverage(config.features, config.ridge, inputs);
     if (selected.ok()) {

@@ -59,8 +59,21 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
 }
 
 // Rewrites a checkpoint's format version and its checksum (for files of
-// older formats made from new ones).
+// older formats made from new ones). Below version 7 the task had no
+// category columns: their empty list (a u64) and bucket count (an i32),
+// after the task's flags, go.
 void MarkAsVersion(std::string& bytes, std::uint32_t version) {
+  if (version < 7) {
+    const std::uint64_t no_columns = 0;
+    const std::int32_t buckets = Task::kDefaultCategoryBuckets;
+    const std::string fields =
+        std::string(reinterpret_cast<const char*>(&no_columns), sizeof(no_columns)) +
+        std::string(reinterpret_cast<const char*>(&buckets), sizeof(buckets));
+    const std::size_t at = bytes.find(fields);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(bytes.find(fields, at + 1) == std::string::npos);
+    bytes.erase(at, fields.size());
+  }
   std::memcpy(bytes.data() + 8, &version, 4);
   const std::uint32_t checksum = internal::ExtendCrc32c(
       0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
@@ -152,11 +165,11 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   CHECK(loaded->learner.updates() == 77);
   CHECK(loaded->learner.Predict(Input<double>(5)) == learner->Predict(Input<double>(5)));
   // Other versions are named.
-  const std::uint32_t future = 7;
+  const std::uint32_t future = 8;
   std::memcpy(bytes.data() + 8, &future, 4);
-  std::stringstream version_7(bytes);
-  CHECK(ReadCheckpoint<double>(version_7, "v7.rff").status().message() ==
-        "v7.rff: unsupported checkpoint format version 7 (this build reads versions 3 to 6)");
+  std::stringstream version_8(bytes);
+  CHECK(ReadCheckpoint<double>(version_8, "v8.rff").status().message() ==
+        "v8.rff: unsupported checkpoint format version 8 (this build reads versions 3 to 7)");
 }
 
 TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",

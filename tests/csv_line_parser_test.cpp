@@ -1,6 +1,8 @@
 #include "rffstream/csv_line_parser.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
 #include <vector>
 
 namespace rffstream {
@@ -60,38 +62,103 @@ TEST_CASE("Too many fields", "[csv][errors]") {
         "expected 3 fields, got 5");
 }
 
-TEST_CASE("A field that is not a number", "[csv][errors]") {
+TEST_CASE("A field that is not a number names its 0-based column", "[csv][errors]") {
   std::vector<double> x(2);
   CHECK(CsvLineParser(3, 2).Parse("1,abc,3", x).status().message() ==
-        "field 2: 'abc' is not a number");
+        "column 1: 'abc' is not a number (a text column? declare it categorical)");
   CHECK(CsvLineParser(3, 2).Parse("1,2x,3", x).status().message() ==
-        "field 2: '2x' is not a number");
+        "column 1: '2x' is not a number (a text column? declare it categorical)");
+  CsvLineParser::Columns named{3, {2}, {}, {}, 0, {"sqft", "city", "price"}};
+  CHECK(CsvLineParser(named).Parse("1,paris,3", x).status().message() ==
+        "column 1 'city': 'paris' is not a number (a text column? declare it categorical)");
+  // A target that is not a number gets no hint: targets are numbers.
+  CHECK(CsvLineParser(3, 2).Parse("1,2,cheap", x).status().message() ==
+        "column 2: 'cheap' is not a number");
 }
 
-TEST_CASE("An empty input field", "[csv][errors]") {
+TEST_CASE("Missing inputs are NaN and missing targets make a line predict-only",
+          "[csv][missing]") {
   std::vector<double> x(2);
-  CHECK(CsvLineParser(3, 2).Parse("1,,3", x).status().message() == "field 2 is empty");
+  for (const char* missing : {"", "NA", "na", "N/A", "NaN", "nan", "null", "NULL", "None", "?",
+                              " ? ", "\"\"", "\"NA\""}) {
+    CAPTURE(missing);
+    absl::StatusOr<std::optional<double>> parsed =
+        CsvLineParser(3, 2).Parse(std::string("1,") + missing + ",3", x);
+    REQUIRE(parsed.ok());
+    CHECK(x[0] == 1.0);
+    CHECK(std::isnan(x[1]));
+    CHECK(parsed->value() == 3.0);
+    parsed = CsvLineParser(3, 2).Parse(std::string("1,2,") + missing, x);
+    REQUIRE(parsed.ok());
+    CHECK_FALSE(parsed->has_value());
+  }
+  // Words that only start like a missing marker are not missing.
+  CHECK_FALSE(CsvLineParser(3, 2).Parse("1,nano,3", x).ok());
+  CHECK_FALSE(CsvLineParser(3, 2).Parse("1,NAN2,3", x).ok());
+  // Some targets missing and others not is an error.
+  std::vector<double> targets(2);
+  CHECK(CsvLineParser(3, std::vector<int>{1, 2}).ParseTargets("1,NA,2", std::span(x).first(1), targets)
+            .status()
+            .message() == "1 of 2 target fields are missing (all or none)");
 }
 
-TEST_CASE("NaN and infinity are rejected", "[csv][errors]") {
+TEST_CASE("Infinity and numbers beyond double range are rejected", "[csv][errors]") {
   std::vector<double> x(2);
-  CHECK(CsvLineParser(3, 2).Parse("nan,1,2", x).status().message() ==
-        "field 1: 'nan' is not finite (NaN/Inf)");
   CHECK(CsvLineParser(3, 2).Parse("1,2,-inf", x).status().message() ==
-        "field 3: '-inf' is not finite (NaN/Inf)");
-}
-
-TEST_CASE("A number out of double range", "[csv][errors]") {
-  std::vector<double> x(2);
+        "column 2: '-inf' is infinite");
+  CHECK(CsvLineParser(3, 2).Parse("inf,2,1", x).status().message() ==
+        "column 0: 'inf' is infinite");
   CHECK(CsvLineParser(3, 2).Parse("1e999,1,2", x).status().message() ==
-        "field 1: '1e999' is out of range for a double");
+        "column 0: '1e999' is out of range for a double");
 }
 
 TEST_CASE("Long bad fields are quoted shortened", "[csv][errors]") {
   std::vector<double> x(1);
   const std::string field(100, 'z');
   CHECK(CsvLineParser(2, 1).Parse(field + ",1", x).status().message() ==
-        "field 1: '" + std::string(32, 'z') + "...' is not a number");
+        "column 0: '" + std::string(32, 'z') +
+            "...' is not a number (a text column? declare it categorical)");
+}
+
+TEST_CASE("A category column's value sets two of its buckets to 1/sqrt(2)", "[csv][categorical]") {
+  constexpr int kBuckets = 16;
+  // sqft, city (text), rooms, price (target).
+  const CsvLineParser parser(CsvLineParser::Columns{4, {3}, {}, {1}, kBuckets, {}});
+  REQUIRE(parser.num_inputs() == 2 + kBuckets);
+  std::vector<double> x(parser.num_inputs(), -1.0);
+  const auto buckets_of = [&](const std::string& line) {
+    absl::StatusOr<std::optional<double>> parsed = parser.Parse(line, x);
+    REQUIRE(parsed.ok());
+    std::vector<int> set;
+    for (int b = 0; b < kBuckets; ++b) {
+      const double value = x[1 + b];
+      if (value != 0.0) {
+        CHECK(value == Approx(std::sqrt(0.5)));
+        set.push_back(b);
+      }
+    }
+    return set;
+  };
+  const std::vector<int> paris = buckets_of("80,paris,3,100");
+  CHECK(x[0] == 80.0);
+  CHECK(x[1 + kBuckets] == 3.0);
+  CHECK(paris.size() == 2);
+  // The same value, quoted or padded, sets the same buckets: the hash is a
+  // pure function of the text, the same in every run.
+  CHECK(buckets_of("80, \"paris\" ,3,100") == paris);
+  CHECK(buckets_of("80,paris,3,100") == paris);
+  // Values differ in at least one bucket, and case matters.
+  int apart = 0;
+  for (const char* city : {"lyon", "nice", "Paris", "lille", "nantes", "rennes", "brest", "metz"}) {
+    const std::vector<int> other = buckets_of(std::string("80,") + city + ",3,100");
+    CHECK(other.size() == 2);
+    apart += other != paris;
+  }
+  CHECK(apart == 8);
+  // A missing category sets no bucket; numbers in the column are text too.
+  CHECK(buckets_of("80,NA,3,100").empty());
+  CHECK(buckets_of("80,,3,100").empty());
+  CHECK(buckets_of("80,75001,3,100").size() == 2);
 }
 
 TEST_CASE("Quoted fields, whitespace-separated lines and ignored columns", "[csv]") {

@@ -1,7 +1,10 @@
 #include "rffstream/feature_map.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <span>
 #include <numeric>
 #include <vector>
 
@@ -176,6 +179,59 @@ TEST_CASE("The input transform equals standardizing the input first", "[feature_
   plain_map->Map(standardized, expected);
   transformed_map->Map(x, actual);
   for (int i = 0; i < 32; ++i) CHECK(actual[i] == Approx(expected[i]).margin(1e-13));
+}
+
+// A NaN input is missing: it maps as its mean (the input offset, else 0).
+// Rows of 5 inputs, a NaN in some and zeros (skipped by Map) in others;
+// their mapped features against the same rows with the mean written in.
+template <class Real>
+void CheckMissingInputsMapAsTheMean(bool standardized) {
+  FeatureMapConfig config;
+  config.input_dimension = 5;
+  config.num_features = 40;  // not a whole number of SIMD batches
+  config.gamma = 0.3;
+  if (standardized) {
+    config.input_offset = {1.5, -2.0, 0.25, 7.0, 0.0};
+    config.input_scale = {2.0, 0.5, 1.0, 3.0, 1.5};
+  }
+  absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
+  REQUIRE(map.ok());
+  constexpr int kRows = 11;
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  std::vector<Real> with_missing, filled;
+  for (int row = 0; row < kRows; ++row) {
+    for (int j = 0; j < 5; ++j) {
+      Real value = static_cast<Real>(0.37 * row - 0.61 * j + 0.2);
+      if ((row + j) % 4 == 0) value = Real{0};
+      const bool missing = (row * 5 + j) % 3 == 0;
+      with_missing.push_back(missing ? nan : value);
+      const Real mean = standardized ? static_cast<Real>(config.input_offset[j]) : Real{0};
+      filled.push_back(missing ? mean : value);
+    }
+  }
+  const int d = config.num_features;
+  std::vector<Real> expected(static_cast<std::size_t>(kRows) * d), block(expected.size());
+  std::vector<Real> single(static_cast<std::size_t>(d));
+  map->MapBlock(filled, expected);
+  map->MapBlock(with_missing, block);
+  CHECK(block == expected);
+  for (int row = 0; row < kRows; ++row) {
+    map->Map(std::span<const Real>(with_missing).subspan(static_cast<std::size_t>(row) * 5, 5),
+             single);
+    CHECK(std::equal(single.begin(), single.end(), expected.begin() + row * d));
+  }
+}
+
+TEST_CASE("A missing (NaN) input maps as its mean, bit for bit, with every kernel",
+          "[feature_map][missing]") {
+  for (const internal::SimdKernelTable* kernels : internal::SupportedSimdKernelTables()) {
+    const testing::ForcedSimdKernel forced(kernels->name);
+    INFO("kernel " << kernels->name);
+    for (bool standardized : {false, true}) {
+      CheckMissingInputsMapAsTheMean<float>(standardized);
+      CheckMissingInputsMapAsTheMean<double>(standardized);
+    }
+  }
 }
 
 TEST_CASE("Float and double maps of one config agree to float precision", "[feature_map]") {

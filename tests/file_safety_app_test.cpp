@@ -137,7 +137,7 @@ TEST_CASE("A run that learned nothing says why and does not exit 0", "[app][file
   const RunResult header_only = RunApp("learn --header --save=" + model, "a,b,y\n");
   CHECK(header_only.exit_code == 3);
   CHECK(header_only.err.find("no line was learned (1 read)") != std::string::npos);
-  const RunResult all_bad = RunApp("learn" + kFixedSettings, "1,x,2\n3,y,4\n");
+  const RunResult all_bad = RunApp("learn" + kFixedSettings, "1,2,x\n3,4,y\n");
   CHECK(all_bad.exit_code == 3);
   // A model learned without a header does not take a header of numbers:
   // that would drop the first data line unseen.

@@ -303,7 +303,7 @@ TEST_CASE("A sample that is not finite is refused whole by the hinge loss", "[hi
   std::vector<double> priors(3);
   REQUIRE(learner->LearnOutputs(std::vector<double>{0.5, 0.5}, Targets(1, 3), priors));
   const Learner before = *learner;
-  CHECK_FALSE(learner->LearnOutputs(std::vector<double>{NAN, 0.5}, Targets(0, 3), priors));
+  CHECK_FALSE(learner->LearnOutputs(std::vector<double>{INFINITY, 0.5}, Targets(0, 3), priors));
   CHECK(std::isnan(priors[0]));
   CHECK(learner->samples_learned() == 1);
   CHECK(learner->updates() == before.updates());

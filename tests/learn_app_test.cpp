@@ -25,7 +25,7 @@ TEST_CASE("learn writes one prediction per line and a summary", "[app]") {
 }
 
 TEST_CASE("learn skips bad lines with their line numbers and keeps the rest", "[app][errors]") {
-  const std::string input = "1,2,3\n1,2\n4,5,6\nx,1,2\n7,8,nan\n1,2,3,4\n0.5,0.5,1\n";
+  const std::string input = "1,2,3\n1,2\n4,5,6\nx,1,2\n7,8,inf\n1,2,3,4\n0.5,0.5,1\n";
   const RunResult result = RunApp("learn --predictions=- --features=16", input);
   CHECK(result.exit_code == 0);
   const std::vector<std::string> lines = Lines(result.out);
@@ -34,9 +34,9 @@ TEST_CASE("learn skips bad lines with their line numbers and keeps the rest", "[
   CHECK(lines[3].empty());
   CHECK_FALSE(lines[6].empty());
   CHECK(result.err.find("stdin: line 2: expected 3 fields, got 2 (skipped)") != std::string::npos);
-  CHECK(result.err.find("stdin: line 4: field 1: 'x' is not a number (skipped)") !=
+  CHECK(result.err.find("stdin: line 4: column 0: 'x' is not a number (a text column? declare it categorical) (skipped)") !=
         std::string::npos);
-  CHECK(result.err.find("stdin: line 5: field 3: 'nan' is not finite (NaN/Inf) (skipped)") !=
+  CHECK(result.err.find("stdin: line 5: column 2: 'inf' is infinite (skipped)") !=
         std::string::npos);
   CHECK(result.err.find("stdin: line 6: expected 3 fields, got 4 (skipped)") != std::string::npos);
   CHECK(result.err.find("3 learned, 0 predicted only, 4 rejected") != std::string::npos);
@@ -83,7 +83,7 @@ TEST_CASE("Bad lines anywhere in a long stream change nothing but their own outp
     }
     for (int line : {256, 512, 513, 514, 1501}) {  // 1-based line numbers
       CHECK(mixed.err.find("stdin: line " + std::to_string(line) +
-                           ": field 2: 'oops' is not a number (skipped)") != std::string::npos);
+                           ": column 1: 'oops' is not a number (a text column? declare it categorical) (skipped)") != std::string::npos);
     }
     CHECK(mixed.err.find("2000 learned, 0 predicted only, 5 rejected") != std::string::npos);
   }
@@ -101,7 +101,7 @@ TEST_CASE("learn rejects an over-long line and goes on", "[app][errors]") {
 TEST_CASE("learn --strict stops at the first bad line with exit code 3", "[app][errors]") {
   const RunResult result = RunApp("learn --strict --features=16", "1,2,3\n4,oops,6\n7,8,9\n");
   CHECK(result.exit_code == 3);
-  CHECK(result.err.find("stdin: line 2: field 2: 'oops' is not a number") != std::string::npos);
+  CHECK(result.err.find("stdin: line 2: column 1: 'oops' is not a number (a text column? declare it categorical)") != std::string::npos);
 }
 
 TEST_CASE("learn predicts but does not learn lines without a target", "[app]") {

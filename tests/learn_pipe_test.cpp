@@ -128,7 +128,7 @@ TEST_CASE("learn answers each line of a live stream before the next one arrives"
   learn.CloseInput();
   CHECK(!learn.ReadLine().has_value());  // nothing more than one line per line
   CHECK(learn.Wait() == 0);
-  CHECK(learn.Log().find("line 21: field 1: 'not' is not a number (skipped)") != std::string::npos);
+  CHECK(learn.Log().find("line 21: column 0: 'not' is not a number (a text column? declare it categorical) (skipped)") != std::string::npos);
 }
 
 TEST_CASE("learn --strict stops at a malformed line of an open stream", "[app][pipe][errors]") {
@@ -141,7 +141,7 @@ TEST_CASE("learn --strict stops at a malformed line of an open stream", "[app][p
   int answered = 0;
   while (learn.ReadLine().has_value()) ++answered;
   CHECK(answered == 300);
-  CHECK(learn.Log().find("line 301: field 3: 'x' is not a number") != std::string::npos);
+  CHECK(learn.Log().find("line 301: column 2: 'x' is not a number") != std::string::npos);
 }
 
 TEST_CASE("A signal stops learn in order: the lines read are learned, summarized and saved",

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -155,6 +156,36 @@ TEST_CASE("A huge finite input is refused and leaves the model as it was", "[lea
     CHECK(learner->samples_learned() == 60);
     CHECK(single->samples_learned() == 60);
   }
+}
+
+TEST_CASE("A missing (NaN) input is learned as the input's mean", "[learner][missing]") {
+  LearnerConfig config = TestConfig(FeatureMapKind::kPhase, true);
+  config.features.input_offset = {0.5, -1.0, 0.0, 2.0, 0.25};
+  config.features.input_scale = {1.0, 2.0, 0.5, 1.0, 3.0};
+  absl::StatusOr<Learner> with_missing = Learner::Create(config);
+  absl::StatusOr<Learner> filled = Learner::Create(config);
+  REQUIRE(with_missing.ok());
+  REQUIRE(filled.ok());
+  const Stream stream = MakeStream(80, 5);
+  for (std::size_t t = 0; t < stream.inputs.size(); ++t) {
+    std::vector<double> x = stream.inputs[t], mean_in = stream.inputs[t];
+    const std::size_t j = t % 5;
+    if (t % 2 == 0) {
+      x[j] = std::numeric_limits<double>::quiet_NaN();
+      mean_in[j] = config.features.input_offset[j];
+    }
+    const double prior = with_missing->Learn(x, stream.targets[t]);
+    CHECK(std::isfinite(prior));
+    CHECK(prior == filled->Learn(mean_in, stream.targets[t]));
+  }
+  CHECK(with_missing->samples_learned() == 80);
+  CHECK(std::equal(with_missing->weights().begin(), with_missing->weights().end(),
+                   filled->weights().begin()));
+  // An infinite input is still refused.
+  std::vector<double> infinite = stream.inputs[0];
+  infinite[1] = std::numeric_limits<double>::infinity();
+  CHECK(std::isnan(with_missing->Learn(infinite, 1.0)));
+  CHECK(with_missing->samples_learned() == 80);
 }
 
 TEST_CASE("Golden prediction for a fixed seed and stream", "[learner]") {

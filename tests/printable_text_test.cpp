@@ -7,7 +7,7 @@ namespace rffstream::app {
 namespace {
 
 TEST_CASE("Printable text passes through unchanged", "[printable_text]") {
-  CHECK(EscapeForLog("field 1: 'x' is not a number") == "field 1: 'x' is not a number");
+  CHECK(EscapeForLog("column 0: 'x' is not a number (a text column? declare it categorical)") == "column 0: 'x' is not a number (a text column? declare it categorical)");
   CHECK(EscapeForLog("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 

@@ -240,7 +240,7 @@ TEST_CASE("One client's first line does not fix the input's shape for everyone",
   REQUIRE(answers.size() == 41);
   CHECK(answers[0] == "warming up (2 of 20)");
   CHECK(IsNumber(answers[30]));  // answered by the model the window built
-  CHECK(answers[40] == "error: field 1: 'not' is not a number");
+  CHECK(answers[40] == "error: column 0: 'not' is not a number (a text column? declare it categorical)");
   hostile.Send(wide + "1\n");
   const std::optional<std::string> refused = hostile.ReadLine();
   REQUIRE(refused.has_value());

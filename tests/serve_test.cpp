@@ -46,7 +46,7 @@ TEST_CASE("serve answers data and control lines, one response each", "[serve]") 
   CHECK(std::abs(std::stod(lines[0])) < 1e-12);
   CHECK(IsNumber(lines[1]));
   CHECK(IsNumber(lines[2]));  // unlabelled: prediction only
-  CHECK(lines[3] == "error: field 1: 'bad' is not a number");
+  CHECK(lines[3] == "error: column 0: 'bad' is not a number (a text column? declare it categorical)");
   CHECK(lines[4] == "error: expected 3 fields, got 2");
   CHECK(lines[5] == "pong");
   CHECK(lines[6].rfind("samples 2 mse ", 0) == 0);  // malformed lines were not learned
@@ -337,13 +337,15 @@ TEST_CASE("Out of descriptors, serve pauses accepting without spinning", "[serve
 
 TEST_CASE("Error lines escape control bytes and invalid UTF-8", "[serve][errors][hostile]") {
   TempDir dir;
-  ServerProcess server(dir, {"--features=16"});
+  // --fields: the first line decides the shape, so the text in column 0 of
+  // the next lines is an error at once.
+  ServerProcess server(dir, {"--features=16", "--fields=3"});
   Client client(server.port());
   client.Send("1,2,3\n\x1b[2J\xff,2,3\n\xc3\xa9t\xc3\xa9,2,3\n!\x07\n");
   const std::vector<std::string> lines = client.ReadLines(4);
   REQUIRE(lines.size() == 4);
-  CHECK(lines[1] == "error: field 1: '\\x1B[2J\\xFF' is not a number");
-  CHECK(lines[2] == "error: field 1: '\xc3\xa9t\xc3\xa9' is not a number");  // valid UTF-8 stays
+  CHECK(lines[1] == "error: column 0: '\\x1B[2J\\xFF' is not a number (a text column? declare it categorical)");
+  CHECK(lines[2] == "error: column 0: '\xc3\xa9t\xc3\xa9' is not a number (a text column? declare it categorical)");  // valid UTF-8 stays
   CHECK(lines[3] == "error: unknown command '!\\x07' (commands: !ping, !stats, !save)");
   CHECK(server.Terminate() == 0);
 }

@@ -85,7 +85,7 @@ TEST_CASE("In turn, every line gets one outcome in input order, the window's too
                                                            : LineOutcome::Kind::kAnswer;
     CHECK(sink.outcomes[i].kind == expected);
   }
-  CHECK(sink.outcomes[4].reason == "field 2: 'x' is not a number");
+  CHECK(sink.outcomes[4].reason == "column 1: 'x' is not a number (a text column? declare it categorical)");
   CHECK(pipeline.model().metrics().count() == 9);
 }
 

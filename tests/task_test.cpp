@@ -39,7 +39,7 @@ TEST_CASE("A task's parser reads its layout", "[task]") {
   CHECK(*labelled);
   CHECK(inputs == std::vector<double>{1.5, 2.5});
   CHECK(targets == std::vector<double>{4});
-  labelled = task.MakeLineParser(/*inputs_only=*/true)->ParseTargets("1.5,2.5", inputs, targets);
+  labelled = task.MakeLineParser(LineColumns::kInputsOnly)->ParseTargets("1.5,2.5", inputs, targets);
   REQUIRE(labelled.ok());
   CHECK_FALSE(*labelled);
 }

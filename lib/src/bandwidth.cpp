@@ -1,6 +1,7 @@
 #include "rffstream/bandwidth.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,10 @@ absl::StatusOr<double> MedianHeuristicGamma(std::span<const double> rows, int di
   for (int i = 0; i < count; ++i) {
     for (int j = 0; j < dimension; ++j) {
       double& value = standardized[i * dimension + j];
+      if (std::isnan(value)) {  // missing: the mean, 0 once standardized (as FeatureMap)
+        value = 0.0;
+        continue;
+      }
       if (!offset.empty()) value -= offset[j];
       if (!scale.empty()) value /= scale[j];
     }

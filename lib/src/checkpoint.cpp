@@ -195,10 +195,12 @@ void WriteTask(internal::ByteWriter& writer, const Task& task) {
   writer.Write<std::uint8_t>(task.gamma_from_warm_up ? 1 : 0);
   writer.Write<std::uint8_t>(task.ridge_from_warm_up ? 1 : 0);
   writer.Write<std::uint8_t>(task.kernel_from_warm_up ? 1 : 0);
+  writer.WriteArray<int>(task.categorical_columns);
+  writer.Write<std::int32_t>(task.category_buckets);
 }
 
 // Column lists and names are bounded by what the rest of the file can hold.
-absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
+absl::StatusOr<Task> ReadTask(internal::ByteReader& reader, std::uint32_t version) {
   constexpr std::uint64_t kMaxNameBytes = 1 << 16;
   Task task;
   std::uint32_t format = 0;
@@ -218,24 +220,34 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader) {
   }
   if (status.ok()) status = reader.Read("task field count", task.num_fields);
   const auto columns = static_cast<std::uint64_t>(std::max(task.num_fields, 0));
-  for (std::vector<int>* target : {&task.target_columns, &task.ignored_columns}) {
+  const auto read_columns = [&](std::vector<int>& list) {
     std::uint64_t count = 0;
     if (status.ok()) status = reader.Read("task column list", count);
     if (status.ok() && (count > columns || count > reader.remaining() / sizeof(std::int32_t))) {
-      return absl::DataLossError(absl::StrCat(reader.source(), ": task lists ", count,
-                                              " columns of ", columns));
+      status = absl::DataLossError(
+          absl::StrCat(reader.source(), ": task lists ", count, " columns of ", columns));
     }
-    target->resize(status.ok() ? count : 0);
-    for (int& column : *target) {
+    list.resize(status.ok() ? count : 0);
+    for (int& column : list) {
       if (status.ok()) status = reader.Read("task column", column);
     }
-  }
+  };
+  read_columns(task.target_columns);
+  read_columns(task.ignored_columns);
   if (status.ok()) status = reader.Read("task libsvm dimension", task.libsvm_dimension);
   if (status.ok()) status = reader.Read("task classes", task.num_classes);
   if (status.ok()) status = reader.Read("task standardization window", task.standardize_lines);
   if (status.ok()) status = reader.Read("task bandwidth flag", gamma_from_warm_up);
   if (status.ok()) status = reader.Read("task ridge flag", ridge_from_warm_up);
   if (status.ok()) status = reader.Read("task kernel flag", kernel_from_warm_up);
+  if (version >= 7) {  // the category columns
+    read_columns(task.categorical_columns);
+    if (status.ok()) status = reader.Read("task category buckets", task.category_buckets);
+    if (status.ok() && (task.category_buckets < 2 || task.category_buckets > Task::kMaxCategoryBuckets)) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": ", task.category_buckets,
+                                              " category buckets"));
+    }
+  }
   if (!status.ok()) return status;
   if (format > static_cast<std::uint32_t>(InputFormat::kLibsvm)) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": unknown input format ", format));
@@ -403,7 +415,7 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   absl::StatusOr<BasicLearner<Real>> learner =
       internal::CheckpointAccess::Read<Real>(reader, version);
   if (!learner.ok()) return learner.status();
-  absl::StatusOr<Task> task = ReadTask(reader);
+  absl::StatusOr<Task> task = ReadTask(reader, version);
   if (!task.ok()) return task.status();
   // The fit first: it bounds the field count by the model's own size.
   absl::Status valid = CheckTaskFitsModel(*task, learner->config());

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace rffstream {
@@ -29,11 +33,7 @@ std::string Quote(std::string_view field) {
   return absl::StrCat("'", std::string(field.substr(0, kQuotedFieldLimit)), "...'");
 }
 
-absl::StatusOr<double> ParseNumber(std::string_view field, int field_number) {
-  std::string_view text = TrimSpaces(field);
-  if (text.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("field ", field_number, " is empty"));
-  }
+absl::StatusOr<double> ParseNumber(std::string_view text, const std::string& column) {
   // from_chars accepts no leading '+', which people do write.
   std::string_view digits = text;
   if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
@@ -41,19 +41,26 @@ absl::StatusOr<double> ParseNumber(std::string_view field, int field_number) {
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (error == std::errc::result_out_of_range) {
     return absl::InvalidArgumentError(
-        absl::StrCat("field ", field_number, ": ", Quote(text), " is out of range for a double"));
+        absl::StrCat(column, ": ", Quote(text), " is out of range for a double"));
   }
   if (error != std::errc() || end != digits.data() + digits.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("field ", field_number, ": ", Quote(text), " is not a number"));
+    return absl::InvalidArgumentError(absl::StrCat(column, ": ", Quote(text), " is not a number"));
   }
   if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("field ", field_number, ": ", Quote(text), " is not finite (NaN/Inf)"));
+    return absl::InvalidArgumentError(absl::StrCat(column, ": ", Quote(text), " is infinite"));
   }
   return value;
 }
 
+// 64-bit FNV-1a: the same buckets on every platform and in every run.
+std::uint64_t HashOfText(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
 
 // Splits `line` into fields, honouring double quotes (a quoted field may hold
 // the delimiter) and, for kWhitespace, runs of blanks. Calls
@@ -104,20 +111,39 @@ CsvLineParser::CsvLineParser(int num_fields, int target_index, char delimiter)
 
 CsvLineParser::CsvLineParser(int num_fields, const std::vector<int>& target_indices,
                              char delimiter, const std::vector<int>& ignored)
-    : num_fields_(num_fields),
-      num_targets_(static_cast<int>(target_indices.size())),
-      num_ignored_(static_cast<int>(ignored.size())),
-      role_of_field_(num_fields, kInput),
+    : CsvLineParser(Columns{num_fields, target_indices, ignored, {}, 0, {}}, delimiter) {}
+
+CsvLineParser::CsvLineParser(Columns columns, char delimiter)
+    : num_fields_(columns.num_fields),
+      num_targets_(static_cast<int>(columns.targets.size())),
+      num_inputs_(0),
+      category_buckets_(columns.category_buckets),
+      fields_(static_cast<std::size_t>(columns.num_fields)),
+      names_(std::move(columns.names)),
       delimiter_(delimiter) {
   for (int slot = 0; slot < num_targets_; ++slot) {
-    assert(target_indices[slot] >= 0 && target_indices[slot] < num_fields);
-    role_of_field_[target_indices[slot]] = slot;
+    const int column = columns.targets[slot];
+    assert(column >= 0 && column < num_fields_);
+    fields_[column] = {Field::Kind::kTarget, slot};
   }
-  for (int column : ignored) {
-    assert(column >= 0 && column < num_fields && role_of_field_[column] == kInput);
-    role_of_field_[column] = kIgnored;
+  for (int column : columns.ignored) {
+    assert(column >= 0 && column < num_fields_ && fields_[column].kind == Field::Kind::kNumber);
+    fields_[column].kind = Field::Kind::kIgnored;
   }
-  assert(num_inputs() >= 1);
+  for (int column : columns.categorical) {
+    assert(column >= 0 && column < num_fields_ && fields_[column].kind == Field::Kind::kNumber);
+    assert(category_buckets_ >= 2);
+    fields_[column].kind = Field::Kind::kCategory;
+  }
+  for (Field& field : fields_) {
+    if (field.kind == Field::Kind::kNumber) field.slot = num_inputs_++;
+    if (field.kind == Field::Kind::kCategory) {
+      field.slot = num_inputs_;
+      num_inputs_ += category_buckets_;
+    }
+  }
+  assert(names_.empty() || static_cast<int>(names_.size()) == num_fields_);
+  assert(num_inputs_ >= 1);
 }
 
 absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line,
@@ -130,41 +156,92 @@ absl::StatusOr<std::optional<double>> CsvLineParser::Parse(std::string_view line
   return target;
 }
 
+std::string CsvLineParser::ColumnName(int column) const {
+  if (names_.empty()) return absl::StrCat("column ", column);
+  return absl::StrCat("column ", column, " ", Quote(names_[column]));
+}
+
+absl::Status CsvLineParser::ReadField(int column, std::string_view field,
+                                      std::span<double> inputs, std::span<double> targets,
+                                      int& missing_targets) const {
+  const Field& role = fields_[column];
+  const bool missing = IsMissingValue(field);
+  switch (role.kind) {
+    case Field::Kind::kIgnored:
+      return absl::OkStatus();
+    case Field::Kind::kCategory: {
+      double* buckets = inputs.data() + role.slot;
+      std::fill(buckets, buckets + category_buckets_, 0.0);
+      if (missing) return absl::OkStatus();
+      const std::uint64_t hash = HashOfText(field);
+      const auto count = static_cast<std::uint64_t>(category_buckets_);
+      const std::uint64_t first = hash % count;
+      std::uint64_t second = (hash >> 32) % count;
+      if (second == first) second = (first + 1) % count;
+      buckets[first] = buckets[second] = std::sqrt(0.5);
+      return absl::OkStatus();
+    }
+    case Field::Kind::kTarget:
+    case Field::Kind::kNumber: {
+      const bool target = role.kind == Field::Kind::kTarget;
+      if (missing) {
+        if (target) {
+          ++missing_targets;
+        } else {
+          inputs[role.slot] = std::numeric_limits<double>::quiet_NaN();
+        }
+        return absl::OkStatus();
+      }
+      absl::StatusOr<double> value = ParseNumber(field, ColumnName(column));
+      if (!value.ok()) {
+        if (target || !absl::EndsWith(value.status().message(), "is not a number")) {
+          return value.status();
+        }
+        return absl::InvalidArgumentError(absl::StrCat(
+            value.status().message(), " (a text column? declare it categorical)"));
+      }
+      (target ? targets : inputs)[role.slot] = *value;
+      return absl::OkStatus();
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::span<double> inputs,
                                                  std::span<double> targets) const {
   line = WithoutCarriageReturn(line);
   int fields = 0;
-  int input_index = 0;
-  int empty_targets = 0;
+  int missing_targets = 0;
   absl::Status error;
   ForEachField(line, delimiter_, [&](int index, std::string_view field) {
     fields = index + 1;
     if (index >= num_fields_) return true;  // counted, reported below
-    const int role = role_of_field_[index];
-    if (role == kIgnored) return true;
-    field = Unquote(field);
-    if (role >= 0 && field.empty()) {
-      ++empty_targets;
-      return true;
-    }
-    absl::StatusOr<double> value = ParseNumber(field, index + 1);
-    if (!value.ok()) {
-      error = value.status();
-      return false;
-    }
-    (role >= 0 ? targets[role] : inputs[input_index++]) = *value;
-    return true;
+    error = ReadField(index, TrimSpaces(Unquote(field)), inputs, targets, missing_targets);
+    return error.ok();
   });
   if (!error.ok()) return error;
   if (fields != num_fields_) {
     return absl::InvalidArgumentError(
         absl::StrCat("expected ", num_fields_, " fields, got ", fields));
   }
-  if (empty_targets > 0 && empty_targets < num_targets_) {
-    return absl::InvalidArgumentError(absl::StrCat(empty_targets, " of ", num_targets_,
-                                                   " target fields are empty (all or none)"));
+  if (missing_targets > 0 && missing_targets < num_targets_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        missing_targets, " of ", num_targets_, " target fields are missing (all or none)"));
   }
-  return num_targets_ > 0 && empty_targets == 0;
+  return num_targets_ > 0 && missing_targets == 0;
+}
+
+bool IsMissingValue(std::string_view field) {
+  if (field.size() > 4) return false;
+  char lower[4];
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(field[i])));
+  }
+  const std::string_view text(lower, field.size());
+  for (std::string_view token : {"", "na", "n/a", "nan", "null", "none", "?"}) {
+    if (text == token) return true;
+  }
+  return false;
 }
 
 std::vector<std::string> SplitCsvHeader(std::string_view line, char delimiter) {

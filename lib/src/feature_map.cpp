@@ -50,7 +50,9 @@ BasicFeatureMap<Real>::BasicFeatureMap(FeatureMapConfig config, int num_frequenc
       scale_(scale),
       padded_frequencies_(internal::PaddedLength(num_frequencies)),
       transposed_projection_(padded_frequencies_ * config_.input_dimension, Real{0}),
-      padded_offsets_(padded_frequencies_, Real{0}) {
+      padded_offsets_(padded_frequencies_, Real{0}),
+      missing_fill_(static_cast<std::size_t>(config_.input_dimension), Real{0}) {
+  std::copy(config_.input_offset.begin(), config_.input_offset.end(), missing_fill_.begin());
   const std::vector<double>& weights = config_.selection.weights;
   for (int copy = 0; copy < (config_.map == FeatureMapKind::kPair ? 2 : 1) && !weights.empty(); ++copy) {
     feature_weights_.insert(feature_weights_.end(), weights.begin(), weights.end());
@@ -69,7 +71,7 @@ void BasicFeatureMap<Real>::MapFrequencies(std::span<const Real> x, int first, i
                                            Real* cos_out, Real* sin_out) const noexcept {
   const internal::FeatureMapKernelArguments<Real> arguments{
       transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
-      config_.input_dimension, scale_};
+      config_.input_dimension, scale_, missing_fill_.data()};
   const internal::SimdKernelTable& kernels = internal::ActiveSimdKernelTable();
   if constexpr (std::is_same_v<Real, float>) {
     kernels.map_float(arguments, x.data(), first, count, cos_out, sin_out);
@@ -102,7 +104,7 @@ void BasicFeatureMap<Real>::MapBlock(std::span<const Real> inputs,
   const int rows = static_cast<int>(inputs.size() / config_.input_dimension);
   const internal::FeatureMapKernelArguments<Real> arguments{
       transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
-      config_.input_dimension, scale_};
+      config_.input_dimension, scale_, missing_fill_.data()};
   Real* const sines =
       config_.map == FeatureMapKind::kPair ? features.data() + num_frequencies_ : nullptr;
   const internal::SimdKernelTable& kernels = internal::ActiveSimdKernelTable();

@@ -1,6 +1,8 @@
 #include "rffstream/task.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "rffstream/csv_line_parser.h"
@@ -28,9 +30,54 @@ absl::StatusOr<InputFormat> ParseInputFormat(std::string_view name) {
       absl::StrCat("unknown input format '", std::string(name), "' (csv, dense or libsvm)"));
 }
 
-int Task::num_inputs() const {
+int Task::num_input_columns() const {
   if (format == InputFormat::kLibsvm) return libsvm_dimension;
   return num_fields - static_cast<int>(target_columns.size() + ignored_columns.size());
+}
+
+int Task::num_inputs() const {
+  if (format == InputFormat::kLibsvm) return libsvm_dimension;
+  // In 64 bits and capped, so that a corrupt task cannot overflow it.
+  const std::int64_t inputs =
+      num_input_columns() + static_cast<std::int64_t>(categorical_columns.size()) *
+                                (static_cast<std::int64_t>(category_buckets) - 1);
+  return static_cast<int>(std::min<std::int64_t>(inputs, std::numeric_limits<int>::max()));
+}
+
+bool Task::IsCategorical(int column) const {
+  return std::find(categorical_columns.begin(), categorical_columns.end(), column) !=
+         categorical_columns.end();
+}
+
+std::vector<int> Task::CategoryInputStarts() const {
+  std::vector<int> starts;
+  if (format == InputFormat::kLibsvm) return starts;
+  int input = 0;
+  for (int column = 0; column < num_fields; ++column) {
+    const auto listed = [column](const std::vector<int>& list) {
+      return std::find(list.begin(), list.end(), column) != list.end();
+    };
+    if (listed(target_columns) || listed(ignored_columns)) continue;
+    if (IsCategorical(column)) {
+      starts.push_back(input);
+      input += category_buckets;
+    } else {
+      ++input;
+    }
+  }
+  return starts;
+}
+
+int Task::NumFields(LineColumns columns) const {
+  switch (columns) {
+    case LineColumns::kAll:
+      return num_fields;
+    case LineColumns::kWithoutTargets:
+      return num_fields - static_cast<int>(target_columns.size());
+    case LineColumns::kInputsOnly:
+      return num_input_columns();
+  }
+  return num_fields;
 }
 
 int Task::num_targets() const {
@@ -87,7 +134,12 @@ absl::Status Task::Validate() const {
                                                    " column names for ", num_fields, " fields"));
   }
   std::vector<bool> used(static_cast<std::size_t>(std::max(num_fields, 0)), false);
-  for (const std::vector<int>* columns : {&target_columns, &ignored_columns}) {
+  if (category_buckets < 2 || category_buckets > kMaxCategoryBuckets) {
+    return absl::InvalidArgumentError(absl::StrCat("task: category columns take 2 to ",
+                                                   kMaxCategoryBuckets, " buckets, got ",
+                                                   category_buckets));
+  }
+  for (const std::vector<int>* columns : {&target_columns, &ignored_columns, &categorical_columns}) {
     for (int column : *columns) {
       if (column < 0 || column >= num_fields) {
         return absl::InvalidArgumentError(absl::StrCat("task: column ", column,
@@ -109,14 +161,31 @@ absl::Status Task::Validate() const {
   return absl::OkStatus();
 }
 
-std::unique_ptr<LineParser> Task::MakeLineParser(bool inputs_only) const {
+std::unique_ptr<LineParser> Task::MakeLineParser(LineColumns columns) const {
   if (format == InputFormat::kLibsvm) return std::make_unique<LibsvmLineParser>(libsvm_dimension);
   const char field_delimiter = format == InputFormat::kDense ? CsvLineParser::kWhitespace : delimiter;
-  if (inputs_only) {
-    return std::make_unique<CsvLineParser>(num_inputs(), CsvLineParser::kNoTarget, field_delimiter);
+  // The columns a line holds, renumbered from 0 as that line has them.
+  CsvLineParser::Columns layout;
+  layout.category_buckets = category_buckets;
+  const auto is_target = [&](int column) {
+    return std::find(target_columns.begin(), target_columns.end(), column) != target_columns.end();
+  };
+  const auto is_ignored = [&](int column) {
+    return std::find(ignored_columns.begin(), ignored_columns.end(), column) !=
+           ignored_columns.end();
+  };
+  for (int column = 0; column < num_fields; ++column) {
+    if (is_target(column) && columns != LineColumns::kAll) continue;
+    if (is_ignored(column) && columns == LineColumns::kInputsOnly) continue;
+    const int position = layout.num_fields++;
+    if (is_ignored(column)) layout.ignored.push_back(position);
+    if (IsCategorical(column)) layout.categorical.push_back(position);
+    if (!column_names.empty()) layout.names.push_back(column_names[column]);
   }
-  return std::make_unique<CsvLineParser>(num_fields, target_columns, field_delimiter,
-                                         ignored_columns);
+  if (columns == LineColumns::kAll) {
+    layout.targets = target_columns;  // the output order
+  }
+  return std::make_unique<CsvLineParser>(std::move(layout), field_delimiter);
 }
 
 }  // namespace rffstream

@@ -49,7 +49,8 @@ namespace rffstream {
 // 4: the loss, the count of updates, and the metrics of every target (version 3 files are still read: the
 // squared loss, every sample an update). Files of other versions are
 // rejected with a message naming the versions this build reads.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 6;
+// 7: the task's category (text) columns and their bucket count.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

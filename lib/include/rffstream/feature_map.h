@@ -45,7 +45,12 @@ class BasicFeatureMap {
   int num_frequencies() const { return num_frequencies_; }
 
   // z = z(x). REQUIRES: x.size() == input_dimension(), z.size() == num_features().
-  // Allocates nothing.
+  // Allocates nothing. A NaN in x is a missing value: it counts as the
+  // input's mean (config().input_offset, or 0 when there is none), so after
+  // standardization it contributes nothing. Inputs that are exactly zero
+  // cost nothing in Map() (one-hot and sparse inputs).
+  //
+  // Every method below reads NaN inputs the same way.
   void Map(std::span<const Real> x, std::span<Real> z) const noexcept;
 
   // A block of samples: `inputs` holds n rows of input_dimension() values,
@@ -99,6 +104,8 @@ class BasicFeatureMap {
   std::size_t padded_frequencies_;
   AlignedVector<Real> transposed_projection_;
   AlignedVector<Real> padded_offsets_;
+  // The value a missing (NaN) input takes: its raw mean.
+  std::vector<Real> missing_fill_;
 };
 
 using FeatureMap = BasicFeatureMap<double>;

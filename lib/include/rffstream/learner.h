@@ -24,8 +24,9 @@
 // must have the right size (see the REQUIRES lines): an input of another
 // size is refused like a bad sample (NaN, never learned, nothing read out of
 // bounds), and a debug build of the host stops at an assertion there, as
-// Eigen's eigen_assert does. A sample that would make
-// the model non-finite (a NaN or infinite value, or numbers so large that the
+// Eigen's eigen_assert does. A NaN input is a missing value, read as that
+// input's mean (FeatureMap::Map). A sample that would make
+// the model non-finite (an infinite value, a NaN target, or numbers so large that the
 // update overflows) is never learned: the model stays as it was and the
 // learning call says so (a NaN prior, false, or a smaller count), so one bad
 // sample cannot poison a model.

@@ -36,7 +36,20 @@ enum class InputFormat {
 std::string_view InputFormatName(InputFormat format);
 [[nodiscard]] absl::StatusOr<InputFormat> ParseInputFormat(std::string_view name);
 
+// Which columns a line of a task's input holds.
+enum class LineColumns {
+  kAll,             // every column the task learned from
+  kWithoutTargets,  // every column but the targets (new data to predict)
+  kInputsOnly,      // the input columns alone (no target or ignored column)
+};
+
 struct Task {
+  // A category column's inputs unless the task says otherwise: 64 buckets
+  // keep two values apart in both directions with probability 1 - 2/64²
+  // (each value takes two), at 64 inputs of the projection per column.
+  static constexpr int kDefaultCategoryBuckets = 64;
+  static constexpr int kMaxCategoryBuckets = 1 << 16;
+
   // Input lines.
   InputFormat format = InputFormat::kCsv;
   char delimiter = ',';  // kCsv only
@@ -47,6 +60,10 @@ struct Task {
   int num_fields = 0;
   std::vector<int> target_columns;
   std::vector<int> ignored_columns;
+  // Input columns read as text (categories, csv_line_parser.h): each takes
+  // category_buckets inputs, where a value sets two hashed directions.
+  std::vector<int> categorical_columns;
+  int category_buckets = kDefaultCategoryBuckets;
   int libsvm_dimension = 0;  // kLibsvm: the number of inputs
   // Outputs: 0 for regression, one output per target column; K >= 2 for a
   // classifier whose one target column holds the class 0..K-1, learned
@@ -66,7 +83,12 @@ struct Task {
 
   bool operator==(const Task&) const = default;
 
-  int num_inputs() const;
+  int num_inputs() const;        // the model's inputs (a category column counts its buckets)
+  int num_input_columns() const;  // the columns that hold inputs
+  bool IsCategorical(int column) const;
+  // The first input of each category column's category_buckets inputs, in
+  // column order (inputs are laid out column by column).
+  std::vector<int> CategoryInputStarts() const;
   int num_targets() const;  // label columns per line
   int num_outputs() const;  // the learner's outputs
   bool is_classifier() const { return num_classes > 0; }
@@ -78,10 +100,13 @@ struct Task {
   // classifier with several targets, ...).
   [[nodiscard]] absl::Status Validate() const;
 
-  // The parser of this layout. `inputs_only`: lines carry the inputs alone
-  // (num_inputs() fields, no target or ignored column), as lines sent for
-  // prediction may. REQUIRES: Validate() is ok.
-  std::unique_ptr<LineParser> MakeLineParser(bool inputs_only = false) const;
+  // The number of fields of a line that holds `columns`.
+  int NumFields(LineColumns columns) const;
+
+  // The parser of this layout, for lines that hold `columns` (lines sent for
+  // prediction may leave out the targets, or carry the inputs alone).
+  // REQUIRES: Validate() is ok.
+  std::unique_ptr<LineParser> MakeLineParser(LineColumns columns = LineColumns::kAll) const;
 };
 
 }  // namespace rffstream

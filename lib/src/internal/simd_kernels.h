@@ -27,6 +27,10 @@ namespace rffstream::internal {
 // input contributes one vector operation per SIMD width of frequencies. The
 // arguments are written into the output and replaced by sin/cos in place
 // while they are in L1: no other buffer.
+//
+// A NaN input is a missing value: it takes missing_fill[j] instead (the
+// input's mean when the map standardizes, else 0), so it contributes what
+// an average value does and never poisons the features.
 template <class Real>
 struct FeatureMapKernelArguments {
   const Real* transposed_projection;  // input_dimension rows of `stride` entries
@@ -34,6 +38,13 @@ struct FeatureMapKernelArguments {
   std::size_t stride;
   int input_dimension;
   Real scale;
+  const Real* missing_fill;  // input_dimension values
+
+  // The value input j contributes.
+  Real Input(const Real* x, int j) const {
+    const Real value = x[j];
+    return value == value ? value : missing_fill[j];
+  }
 };
 
 // One Woodbury update of RLS by a block of samples (block_update_kernel.h).

@@ -42,7 +42,7 @@ void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, i
     const int i = first + k;
     Real argument = map.offsets[i];
     for (int j = 0; j < map.input_dimension; ++j) {
-      argument += x[j] * map.transposed_projection[j * map.stride + i];
+      argument += map.Input(x, j) * map.transposed_projection[j * map.stride + i];
     }
     if (cos_out != nullptr) cos_out[k] = map.scale * std::cos(argument);
     if (sin_out != nullptr) sin_out[k] = map.scale * std::sin(argument);

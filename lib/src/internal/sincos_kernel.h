@@ -382,7 +382,11 @@ struct FeatureMapArrayKernel {
       Batch argument[kGroup];
       for (int g = 0; g < kGroup; ++g) argument[g] = Batch::load_unaligned(map.offsets + i + g * kLanes);
       for (int j = 0; j < map.input_dimension; ++j) {
-        const Batch input(x[j]);
+        const Real value = map.Input(x, j);
+        // A zero adds exactly nothing: one-hot and sparse inputs cost only
+        // their non-zero entries (+0 + ±0 is +0, so the bits are Map()'s).
+        if (value == Real{0}) continue;
+        const Batch input(value);
         const Real* row = projection + j * map.stride + i;
         for (int g = 0; g < kGroup; ++g) {
           argument[g] = xsimd::fma(input, Batch::load_unaligned(row + g * kLanes), argument[g]);
@@ -394,7 +398,9 @@ struct FeatureMapArrayKernel {
       const int i = first + done;
       Batch argument = Batch::load_unaligned(map.offsets + i);
       for (int j = 0; j < map.input_dimension; ++j) {
-        argument = xsimd::fma(Batch(x[j]), Batch::load_unaligned(projection + j * map.stride + i),
+        const Real value = map.Input(x, j);
+        if (value == Real{0}) continue;
+        argument = xsimd::fma(Batch(value), Batch::load_unaligned(projection + j * map.stride + i),
                               argument);
       }
       SinCosArrayKernels<Real, Arch>::Put(arguments, static_cast<std::size_t>(done),
@@ -425,6 +431,21 @@ struct FeatureMapBlockKernel {
 
   static void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
                        int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
+    // The inner loop reads a missing value's fill only when the block has
+    // one: one pass over the inputs against a compare per multiply-add group.
+    const std::size_t values = static_cast<std::size_t>(rows) * map.input_dimension;
+    if (std::any_of(inputs, inputs + values, [](Real value) { return value != value; })) {
+      MapBlockOf<true>(map, inputs, rows, frequencies, cos_out, sin_out, output_stride);
+    } else {
+      MapBlockOf<false>(map, inputs, rows, frequencies, cos_out, sin_out, output_stride);
+    }
+  }
+
+ private:
+  template <bool kMissing>
+  static void MapBlockOf(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
+                         int frequencies, Real* cos_out, Real* sin_out,
+                         std::size_t output_stride) {
     const int d = map.input_dimension;
     // The arguments go into the output (the sines' half for the pair map),
     // then sin/cos replace them in place, as in the single-sample map.
@@ -453,7 +474,7 @@ struct FeatureMapBlockKernel {
             for (int b = 0; b < kBatchesPerGroup; ++b)
               weight[b] = Batch::load_unaligned(weights + b * kLanes);
             for (int r = 0; r < kRowsPerGroup; ++r) {
-              const Batch input(x[r * d + j]);
+              const Batch input(kMissing ? map.Input(x + r * d, j) : x[r * d + j]);
               for (int b = 0; b < kBatchesPerGroup; ++b) {
                 argument[r][b] = xsimd::fma(input, weight[b], argument[r][b]);
               }
