@@ -60,14 +60,18 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
       UseTask(task_, LineColumns::kAll);
       return absl::OkStatus();
     }
-    // Lines without the target columns (new data) are predicted, not learned.
+    // Lines without the target columns (new data) are predicted, not
+    // learned: after a header, as it says; else each line as its field
+    // count says. A first line that fits no layout stops the stream.
     const int fields = CountCsvFields(first_data_line, FieldDelimiter());
-    std::optional<LineColumns> columns = header_columns_;
+    bool fits = false;
     for (const LineColumns layout :
          {LineColumns::kAll, LineColumns::kWithoutTargets, LineColumns::kInputsOnly}) {
-      if (!columns.has_value() && fields == task_.NumFields(layout)) columns = layout;
+      fits |= fields == task_.NumFields(layout) &&
+              (!header_columns_.has_value() || layout == *header_columns_);
     }
-    if (!columns.has_value() || fields != task_.NumFields(*columns)) {
+    const LineColumns columns = header_columns_.value_or(LineColumns::kAnyLayout);
+    if (!fits) {
       return absl::FailedPreconditionError(absl::StrCat(
           fields, " fields, but the model from ", model_source_, " reads lines of ",
           task_.num_fields, " (", task_.num_input_columns(), " input columns, ",
@@ -75,7 +79,7 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
           " ignored), or of ", task_.NumFields(LineColumns::kWithoutTargets),
           " without the targets"));
     }
-    UseTask(task_, *columns);
+    UseTask(task_, columns);
     return absl::OkStatus();
   }
   absl::StatusOr<Task> task =

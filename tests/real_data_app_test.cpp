@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/app_process.h"
+#include "tests/serve_process.h"
 
 namespace {
 
@@ -130,6 +131,30 @@ TEST_CASE("New data without the target column is predicted, unseen categories to
   const RunResult wrong = RunApp("predict --load=" + model, "sqft,city,age\n100,paris,10\n");
   CHECK(wrong.exit_code == 3);
   CHECK(wrong.err.find("nor those names without the target columns") != std::string::npos);
+}
+
+TEST_CASE("Without a header, each line's field count says whether it has its target",
+          "[app][real_data][unlabelled]") {
+  TempDir dir;
+  const std::string model = dir.File("smooth.rff");
+  REQUIRE(RunApp("learn --quiet --save=" + model, SmoothCsv(300)).exit_code == 0);
+  const RunResult mixed = RunApp("predict --load=" + model, "0.5,0.5,0.7\n0.5,0.5\n1,2,3,4\n");
+  CHECK(mixed.exit_code == 0);
+  const std::vector<std::string> answers = Lines(mixed.out);
+  REQUIRE(answers.size() == 3);
+  CHECK(answers[0] == answers[1]);
+  CHECK(answers[2].empty());
+  CHECK(mixed.err.find("line 3: expected 3 fields, got 4") != std::string::npos);
+  CHECK(mixed.err.find("1 scored, 1 predicted only, 1 rejected") != std::string::npos);
+  // serve answers both kinds from any client (and learns the labelled one).
+  ServerProcess server(dir, {"--load=" + model});
+  Client client(server.port());
+  client.Send("0.5,0.5\n0.5,0.5,0.7\n");
+  const std::vector<std::string> served = client.ReadLines(2);
+  REQUIRE(served.size() == 2);
+  CHECK(served[0] == answers[0]);
+  CHECK(served[1] == answers[0]);
+  CHECK(server.Terminate() == 0);
 }
 
 TEST_CASE("A missing target makes a line predict-only, in learn too",

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "internal/any_layout_parser.h"
 #include "rffstream/csv_line_parser.h"
 #include "rffstream/libsvm_line_parser.h"
 
@@ -76,6 +77,8 @@ int Task::NumFields(LineColumns columns) const {
       return num_fields - static_cast<int>(target_columns.size());
     case LineColumns::kInputsOnly:
       return num_input_columns();
+    case LineColumns::kAnyLayout:
+      break;
   }
   return num_fields;
 }
@@ -161,31 +164,46 @@ absl::Status Task::Validate() const {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The parser of lines that hold `columns` (not kAnyLayout).
+std::unique_ptr<CsvLineParser> CsvParserOf(const Task& task, LineColumns columns, char delimiter) {
+  // The columns a line holds, renumbered from 0 as that line has them.
+  CsvLineParser::Columns layout;
+  layout.category_buckets = task.category_buckets;
+  const auto listed = [](const std::vector<int>& list, int column) {
+    return std::find(list.begin(), list.end(), column) != list.end();
+  };
+  for (int column = 0; column < task.num_fields; ++column) {
+    const bool target = listed(task.target_columns, column);
+    const bool ignored = listed(task.ignored_columns, column);
+    if (target && columns != LineColumns::kAll) continue;
+    if (ignored && columns == LineColumns::kInputsOnly) continue;
+    const int position = layout.num_fields++;
+    if (ignored) layout.ignored.push_back(position);
+    if (task.IsCategorical(column)) layout.categorical.push_back(position);
+    if (!task.column_names.empty()) layout.names.push_back(task.column_names[column]);
+  }
+  if (columns == LineColumns::kAll) layout.targets = task.target_columns;  // the output order
+  return std::make_unique<CsvLineParser>(std::move(layout), delimiter);
+}
+
+}  // namespace
+
 std::unique_ptr<LineParser> Task::MakeLineParser(LineColumns columns) const {
   if (format == InputFormat::kLibsvm) return std::make_unique<LibsvmLineParser>(libsvm_dimension);
   const char field_delimiter = format == InputFormat::kDense ? CsvLineParser::kWhitespace : delimiter;
-  // The columns a line holds, renumbered from 0 as that line has them.
-  CsvLineParser::Columns layout;
-  layout.category_buckets = category_buckets;
-  const auto is_target = [&](int column) {
-    return std::find(target_columns.begin(), target_columns.end(), column) != target_columns.end();
-  };
-  const auto is_ignored = [&](int column) {
-    return std::find(ignored_columns.begin(), ignored_columns.end(), column) !=
-           ignored_columns.end();
-  };
-  for (int column = 0; column < num_fields; ++column) {
-    if (is_target(column) && columns != LineColumns::kAll) continue;
-    if (is_ignored(column) && columns == LineColumns::kInputsOnly) continue;
-    const int position = layout.num_fields++;
-    if (is_ignored(column)) layout.ignored.push_back(position);
-    if (IsCategorical(column)) layout.categorical.push_back(position);
-    if (!column_names.empty()) layout.names.push_back(column_names[column]);
+  if (columns != LineColumns::kAnyLayout) return CsvParserOf(*this, columns, field_delimiter);
+  std::vector<std::unique_ptr<CsvLineParser>> layouts;
+  for (const LineColumns layout :
+       {LineColumns::kAll, LineColumns::kWithoutTargets, LineColumns::kInputsOnly}) {
+    const int fields = NumFields(layout);
+    const bool known = std::any_of(layouts.begin(), layouts.end(), [fields](const auto& other) {
+      return other->num_fields() == fields;
+    });
+    if (!known) layouts.push_back(CsvParserOf(*this, layout, field_delimiter));
   }
-  if (columns == LineColumns::kAll) {
-    layout.targets = target_columns;  // the output order
-  }
-  return std::make_unique<CsvLineParser>(std::move(layout), field_delimiter);
+  return std::make_unique<internal::AnyLayoutParser>(std::move(layouts), field_delimiter);
 }
 
 }  // namespace rffstream

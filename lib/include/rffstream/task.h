@@ -41,6 +41,7 @@ enum class LineColumns {
   kAll,             // every column the task learned from
   kWithoutTargets,  // every column but the targets (new data to predict)
   kInputsOnly,      // the input columns alone (no target or ignored column)
+  kAnyLayout,       // any of the three, told apart by each line's field count
 };
 
 struct Task {
