@@ -110,6 +110,7 @@ class LearnOutput : public OutcomeSink {
       progress_.Finish(model.metrics(), totals.lines_read, totals.predicted_only, totals.rejected,
                        scored_verb);
     }
+    PrintWarmUpPart();
     if (const BasicLearner<Real>* learner = model.learner();
         learner != nullptr && learner->config().loss == Loss::kHinge &&
         learner->samples_learned() > 0) {
@@ -134,6 +135,30 @@ class LearnOutput : public OutcomeSink {
   }
 
  private:
+  // The scores above split at the end of the warm-up window, whose lines
+  // a provisional model answered while the settings were chosen.
+  void PrintWarmUpPart() {
+    const ModelStage<Real>& model = *model_;
+    const char* part = "of which the warm-up window (answered by a provisional model)";
+    if (model.task().is_classifier()) {
+      const ClassificationMetrics& window = model.warm_up_classification();
+      const ClassificationMetrics& all = model.classification();
+      if (window.count() == 0 || window.count() == all.count()) return;
+      const std::int64_t after = all.count() - window.count();
+      std::fprintf(log_, "%s: %" PRId64 " lines, accuracy %.4f; after it: %" PRId64
+                   " lines, accuracy %.4f\n", part, window.count(), window.accuracy(), after,
+                   static_cast<double>(all.correct() - window.correct()) / static_cast<double>(after));
+      return;
+    }
+    const RegressionMetrics& window = model.warm_up_metrics();
+    RegressionMetrics after = model.metrics();
+    if (window.count() == 0 || window.count() == after.count()) return;
+    after.Remove(window);
+    std::fprintf(log_, "%s: %" PRId64 " lines, rmse %.6g; after it: %" PRId64 " lines, rmse %.6g\n",
+                 part, window.count(), window.root_mean_squared_error(), after.count(),
+                 after.root_mean_squared_error());
+  }
+
   void UpdateProgress() {
     const bool classifier = model_->task().is_classifier();
     const std::int64_t count =

@@ -169,6 +169,36 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
 }
 
 template <class Real>
+bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
+                                           std::span<const double> outputs, double variance,
+                                           bool labelled, std::span<const double> targets,
+                                           OutcomeSink& sink) {
+  std::copy(outputs.begin(), outputs.end(), priors_.begin());
+  if (!labelled) ++predicted_only_;
+  return Answer(line_number, priors_, static_cast<Real>(variance),
+                labelled ? targets : std::span<const double>(), sink);
+}
+
+template <class Real>
+void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
+                                          std::span<const double> inputs,
+                                          std::span<const double> targets) {
+  std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+  learner_->MapRow(converted_inputs_, feature_row_);
+  EncodeTargets<Real>(task_, targets, model_targets_);
+  // A refused line was answered already; it is simply not learned.
+  if (learner_->LearnRowOutputs(feature_row_, model_targets_, priors_) && delta_ != nullptr) {
+    delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
+  }
+}
+
+template <class Real>
+void ModelStage<Real>::EndWarmUp() {
+  warm_up_metrics_ = metrics_;
+  warm_up_classification_ = classification_;
+}
+
+template <class Real>
 bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> outputs,
                               Real variance, std::span<const double> labels, OutcomeSink& sink) {
   answer_.clear();

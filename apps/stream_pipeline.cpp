@@ -1,5 +1,6 @@
 #include "stream_pipeline.h"
 
+#include <cmath>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -53,7 +54,7 @@ absl::Status StreamPipeline<Real>::Push(std::int64_t line_number, std::string_vi
   parsed.line_number = line_number;
   if (too_long) {
     parsed.kind = ParsedLine::Kind::kTooLong;
-    return HandleParsed(parsed, {}, {}, {});
+    return HandleParsed(parsed, {}, {}, {}, sink_);
   }
   if (IsBlankLine(text)) return NoAnswer(line_number, "");
   if (!input_.decided()) {
@@ -79,9 +80,15 @@ absl::Status StreamPipeline<Real>::Push(std::int64_t line_number, std::string_vi
       return decided;
     }
     if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
+    // Lines before this one that could not decide the task, in their turn.
+    std::vector<WarmUpLine> earlier = std::move(held_);
+    held_.clear();
+    for (const WarmUpLine& line : earlier) {
+      if (!TakeNoAnswer(line, sink_)) return absl::CancelledError("stopped");
+    }
   }
   input_.Parse(text, parsed);
-  return HandleParsed(parsed, input_.inputs(), {}, input_.targets());
+  return HandleParsed(parsed, input_.inputs(), {}, input_.targets(), sink_);
 }
 
 template <class Real>
@@ -89,51 +96,69 @@ absl::Status StreamPipeline<Real>::PushParsed(const ParsedLine& parsed,
                                               std::span<const double> inputs,
                                               std::span<const Real> feature_row,
                                               std::span<const double> targets) {
-  return HandleParsed(parsed, inputs, feature_row, targets);
+  return HandleParsed(parsed, inputs, feature_row, targets, sink_);
 }
 
 template <class Real>
 absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
                                                 std::span<const double> inputs,
                                                 std::span<const Real> feature_row,
-                                                std::span<const double> targets) {
+                                                std::span<const double> targets,
+                                                OutcomeSink& sink) {
   const std::int64_t line = parsed.line_number;
   switch (parsed.kind) {
     case ParsedLine::Kind::kTooLong:
-      return NoAnswer(line, absl::StrCat("line longer than ", settings_.input.max_line_bytes,
-                                         " bytes (--max_line_bytes)"));
+      return NoAnswer(line,
+                      absl::StrCat("line longer than ", settings_.input.max_line_bytes,
+                                   " bytes (--max_line_bytes)"),
+                      sink);
     case ParsedLine::Kind::kBlank:
-      return NoAnswer(line, "");
+      return NoAnswer(line, "", sink);
     case ParsedLine::Kind::kMalformed:
-      return NoAnswer(line, parsed.error);
+      return NoAnswer(line, parsed.error, sink);
     case ParsedLine::Kind::kValues:
       break;
   }
   if (parsed.labelled) {
     if (std::optional<std::string> invalid = InvalidClassLabel(input_.task(), targets[0])) {
-      return NoAnswer(line, *invalid);
+      return NoAnswer(line, *invalid, sink);
     }
   }
   if (model_.learner() != nullptr) {
     // A model that lost its soundness learns and answers nothing more.
     if (absl::Status sound = model_.CheckSound(); !sound.ok()) return sound;
-    return Verdict(model_.Process(line, inputs, feature_row, parsed.labelled, targets, sink_));
+    return Verdict(model_.Process(line, inputs, feature_row, parsed.labelled, targets, sink));
   }
   if (!build_error_.ok()) return build_error_;
+  // The warm-up window: answered now by the provisional model, learned by
+  // the tuned model once the window has chosen its settings. Numbers that
+  // the window could not standardize or tune on are refused now.
+  if (!TameNumbers(inputs)) {
+    return NoAnswer(line,
+                    settings_.model.standardize > 0 ? WarmUpDecision::kRefusal
+                                                    : ModelStage<Real>::kTooLarge,
+                    sink);
+  }
+  if (parsed.labelled && !TameNumbers(targets)) {
+    return NoAnswer(line, ModelStage<Real>::kTooLarge, sink);
+  }
+  const double variance =
+      settings_.with_variance ? provisional_->Variance(inputs) : std::nan("");
+  const bool go_on = model_.AnswerProvisionally(line, provisional_->Predict(inputs), variance,
+                                                parsed.labelled, targets, sink);
+  const bool learns = parsed.labelled && settings_.learns;
+  if (learns) provisional_->Learn(inputs, targets);
   WarmUpLine held;
   held.line_number = line;
   held.kind = WarmUpLine::Kind::kData;
-  held.labelled = parsed.labelled;
+  held.labelled = learns;
   held.inputs.assign(inputs.begin(), inputs.end());
   held.targets.assign(targets.begin(), targets.end());
   held_.push_back(std::move(held));
-  const int held_lines = ++window_data_lines_;
-  if (window_data_lines_ >= window_lines_) {
-    if (absl::Status built = BuildAndReplay(); !built.ok()) return built;
+  if (++window_data_lines_ >= window_lines_) {
+    if (absl::Status built = BuildAndLearnWindow(); !built.ok()) return built;
   }
-  // Answered after the window's decision, so that a line whose model could
-  // not be built gets that error as its only answer.
-  return AnswerHeld(line, held_lines, window_lines_);
+  return Verdict(go_on);
 }
 
 template <class Real>
@@ -149,9 +174,15 @@ absl::Status StreamPipeline<Real>::AnswerHeld(std::int64_t line_number, int held
 
 template <class Real>
 absl::Status StreamPipeline<Real>::NoAnswer(std::int64_t line_number, std::string_view reason) {
-  const bool in_turn_later =
-      model_.learner() == nullptr && settings_.warm_up_answers == WarmUpAnswers::kInTurn;
-  if (in_turn_later) {
+  return NoAnswer(line_number, reason, sink_);
+}
+
+template <class Real>
+absl::Status StreamPipeline<Real>::NoAnswer(std::int64_t line_number, std::string_view reason,
+                                            OutcomeSink& sink) {
+  // While lines wait unparsed for the input's shape, a line answered in
+  // turn waits with them.
+  if (!input_.decided() && settings_.warm_up_answers == WarmUpAnswers::kInTurn) {
     WarmUpLine held;
     held.line_number = line_number;
     held.kind = WarmUpLine::Kind::kNoAnswer;
@@ -159,14 +190,14 @@ absl::Status StreamPipeline<Real>::NoAnswer(std::int64_t line_number, std::strin
     held_.push_back(std::move(held));
     return absl::OkStatus();
   }
-  if (model_.learner() != nullptr && !model_.FlushBlock(sink_)) {  // answers stay in order
+  if (model_.learner() != nullptr && !model_.FlushBlock(sink)) {  // answers stay in order
     return absl::CancelledError("stopped");
   }
   LineOutcome outcome;
   outcome.kind = reason.empty() ? LineOutcome::Kind::kBlank : LineOutcome::Kind::kBad;
   outcome.line_number = line_number;
   outcome.reason = reason;
-  return Verdict(sink_.Take(outcome));
+  return Verdict(sink.Take(outcome));
 }
 
 template <class Real>
@@ -174,7 +205,11 @@ absl::Status StreamPipeline<Real>::TaskDecided() {
   if (model_.learner() != nullptr) return absl::OkStatus();  // a loaded model's
   if (absl::Status status = model_.SetTask(input_.task()); !status.ok()) return status;
   window_lines_ = WarmUpWindowLines(settings_.model, input_.task().num_classes);
-  if (window_lines_ == 0) return BuildAndReplay();
+  if (window_lines_ == 0) return BuildAndLearnWindow();
+  absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(
+      settings_.model, input_.task().num_inputs(), input_.task().num_outputs());
+  if (!config.ok()) return absl::InvalidArgumentError(config.status().message());
+  provisional_.emplace(settings_.model, *std::move(config), input_.task());
   return absl::OkStatus();
 }
 
@@ -193,7 +228,7 @@ absl::Status StreamPipeline<Real>::Finish() {
     if (!decided.ok()) return decided;
   }
   if (model_.learner() == nullptr && window_data_lines_ > 0 && build_error_.ok()) {
-    return BuildAndReplay();
+    return BuildAndLearnWindow();
   }
   if (model_.learner() == nullptr) {
     // No data line came: the held lines (blank or bad) get their outcomes.

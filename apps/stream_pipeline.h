@@ -33,6 +33,7 @@
 #include "model_stage.h"
 #include "options.h"
 #include "parsed_line.h"
+#include "provisional_model.h"
 #include "rffstream/checkpoint.h"
 #include "warm_up.h"
 
@@ -119,11 +120,13 @@ class StreamPipeline {
   // The line's outcome when it gives no answer (`reason` empty for a blank
   // line): now, or in its turn.
   absl::Status NoAnswer(std::int64_t line_number, std::string_view reason);
+  absl::Status NoAnswer(std::int64_t line_number, std::string_view reason, OutcomeSink& sink);
   // A line joined the warm-up window: "held of window" when lines are
   // answered at arrival (serve), nothing yet when in their turn.
   absl::Status AnswerHeld(std::int64_t line_number, int held, int window);
   absl::Status HandleParsed(const ParsedLine& parsed, std::span<const double> inputs,
-                            std::span<const Real> feature_row, std::span<const double> targets);
+                            std::span<const Real> feature_row, std::span<const double> targets,
+                            OutcomeSink& sink);
   // The task is known: the model stage is sized, and a model that needs no
   // window is built.
   absl::Status TaskDecided();
@@ -135,9 +138,9 @@ class StreamPipeline {
   absl::Status DecideShape();
   absl::Status ParseHeldWindow();
   int UnparsedHeldLines() const;
-  // Builds the model from the window and replays the held lines once.
-  absl::Status BuildAndReplay();
-  absl::Status Replay();
+  // Builds the model from the window, which it then learns (LearnWindow).
+  absl::Status BuildAndLearnWindow();
+  void LearnWindow();
   // The outcome of a held line that gives no answer.
   static bool TakeNoAnswer(const WarmUpLine& line, OutcomeSink& sink);
   absl::Status Verdict(bool go_on) const;
@@ -152,6 +155,8 @@ class StreamPipeline {
   int window_lines_ = 0;
   int window_data_lines_ = 0;
   absl::Status build_error_;  // a model that could not be built is not retried
+  // Answers the warm-up window's lines while the window fills.
+  std::optional<ProvisionalModel> provisional_;
 };
 
 extern template class StreamPipeline<float>;

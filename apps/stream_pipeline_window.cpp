@@ -1,8 +1,8 @@
 // StreamPipeline's windows: those that decide how lines are read before
 // any line is parsed — libsvm's dimension (the largest index of a window of
 // lines) and serve's input shape (the most common field count of the
-// warm-up window), the held lines then parsed where they are held — and
-// the end of the warm-up window: the model built from it, its lines replayed.
+// warm-up window), the held lines then parsed in their order — and the end
+// of the warm-up window: the model built from it learns its lines.
 #include <cinttypes>
 #include <cstdio>
 #include <optional>
@@ -103,33 +103,33 @@ absl::Status StreamPipeline<Real>::DecideShape() {
 
 template <class Real>
 absl::Status StreamPipeline<Real>::ParseHeldWindow() {
+  if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
+  // The held lines, in input order, as if they came now; those answered
+  // "held" at arrival (serve) get no second answer, only a bad line's error.
+  AnsweredWindowSink answered(sink_);
+  OutcomeSink& sink =
+      settings_.warm_up_answers == WarmUpAnswers::kAtArrival ? static_cast<OutcomeSink&>(answered)
+                                                             : sink_;
+  std::vector<WarmUpLine> lines = std::move(held_);
+  held_.clear();
   ParsedLine parsed;
-  for (WarmUpLine& line : held_) {
-    if (line.kind != WarmUpLine::Kind::kUnparsed) continue;
-    input_.Parse(line.text, parsed);
-    std::optional<std::string> invalid;
-    if (parsed.kind == ParsedLine::Kind::kValues && parsed.labelled) {
-      invalid = InvalidClassLabel(input_.task(), input_.targets()[0]);
-    }
-    if (parsed.kind != ParsedLine::Kind::kValues || invalid.has_value()) {
-      line.kind = WarmUpLine::Kind::kNoAnswer;
-      line.text = invalid.value_or(parsed.error);
+  for (const WarmUpLine& line : lines) {
+    if (line.kind != WarmUpLine::Kind::kUnparsed) {
+      if (!TakeNoAnswer(line, sink_)) return absl::CancelledError("stopped");
       continue;
     }
-    line.kind = WarmUpLine::Kind::kData;
-    line.labelled = parsed.labelled;
-    line.inputs.assign(input_.inputs().begin(), input_.inputs().end());
-    line.targets.assign(input_.targets().begin(), input_.targets().end());
-    line.text.clear();
-    ++window_data_lines_;
+    input_.Parse(line.text, parsed);
+    parsed.line_number = line.line_number;
+    if (absl::Status handled = HandleParsed(parsed, input_.inputs(), {}, input_.targets(), sink);
+        !handled.ok()) {
+      return handled;
+    }
   }
-  if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
-  if (model_.learner() == nullptr && window_data_lines_ >= window_lines_) return BuildAndReplay();
   return absl::OkStatus();
 }
 
 template <class Real>
-absl::Status StreamPipeline<Real>::BuildAndReplay() {
+absl::Status StreamPipeline<Real>::BuildAndLearnWindow() {
   const Task& task = input_.task();
   absl::StatusOr<LearnerConfig> config =
       LearnerConfigFromOptions(settings_.model, task.num_inputs(), task.num_outputs());
@@ -148,7 +148,8 @@ absl::Status StreamPipeline<Real>::BuildAndReplay() {
         BasicLearner<Real>::Create(std::move(decision.config));
     if (learner.ok()) {
       model_.Start(*std::move(learner));
-      return Replay();
+      LearnWindow();
+      return absl::OkStatus();
     }
     config = learner.status();
   }
@@ -156,27 +157,23 @@ absl::Status StreamPipeline<Real>::BuildAndReplay() {
   if (config.status().code() == absl::StatusCode::kResourceExhausted) build_error_ = config.status();
   held_.clear();
   window_data_lines_ = 0;
+  provisional_.reset();
   return build_error_;
 }
 
 template <class Real>
-absl::Status StreamPipeline<Real>::Replay() {
-  AnsweredWindowSink answered(sink_);
-  OutcomeSink& sink =
-      settings_.warm_up_answers == WarmUpAnswers::kAtArrival ? static_cast<OutcomeSink&>(answered)
-                                                             : sink_;
-  std::vector<WarmUpLine> lines = std::move(held_);
-  held_.clear();
-  for (const WarmUpLine& line : lines) {
-    bool go_on = true;
-    if (line.kind == WarmUpLine::Kind::kData) {
-      go_on = model_.Process(line.line_number, line.inputs, {}, line.labelled, line.targets, sink);
-    } else {
-      go_on = model_.FlushBlock(sink) && TakeNoAnswer(line, sink);
+void StreamPipeline<Real>::LearnWindow() {
+  // Every line was answered when it came; the tuned model learns the
+  // labelled ones (not those too large to standardize), as if it had
+  // answered them, and takes over.
+  for (const WarmUpLine& line : held_) {
+    if (line.kind == WarmUpLine::Kind::kData && line.labelled) {
+      model_.LearnWithoutAnswer(line.line_number, line.inputs, line.targets);
     }
-    if (!go_on) return absl::CancelledError("stopped");
   }
-  return Verdict(model_.FlushBlock(sink));
+  held_.clear();
+  provisional_.reset();
+  model_.EndWarmUp();
 }
 
 template <class Real>
@@ -193,16 +190,16 @@ template absl::Status StreamPipeline<float>::DecideDimension();
 template absl::Status StreamPipeline<float>::HoldForShape(std::int64_t, std::string_view);
 template absl::Status StreamPipeline<float>::DecideShape();
 template absl::Status StreamPipeline<float>::ParseHeldWindow();
-template absl::Status StreamPipeline<float>::BuildAndReplay();
-template absl::Status StreamPipeline<float>::Replay();
+template absl::Status StreamPipeline<float>::BuildAndLearnWindow();
+template void StreamPipeline<float>::LearnWindow();
 template bool StreamPipeline<float>::TakeNoAnswer(const WarmUpLine&, OutcomeSink&);
 template int StreamPipeline<double>::UnparsedHeldLines() const;
 template absl::Status StreamPipeline<double>::DecideDimension();
 template absl::Status StreamPipeline<double>::HoldForShape(std::int64_t, std::string_view);
 template absl::Status StreamPipeline<double>::DecideShape();
 template absl::Status StreamPipeline<double>::ParseHeldWindow();
-template absl::Status StreamPipeline<double>::BuildAndReplay();
-template absl::Status StreamPipeline<double>::Replay();
+template absl::Status StreamPipeline<double>::BuildAndLearnWindow();
+template void StreamPipeline<double>::LearnWindow();
 template bool StreamPipeline<double>::TakeNoAnswer(const WarmUpLine&, OutcomeSink&);
 
 }  // namespace rffstream::app

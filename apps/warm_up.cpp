@@ -15,12 +15,6 @@
 namespace rffstream::app {
 namespace {
 
-// Numbers too large to square would spoil every grid point of the tuning;
-// the model refuses their lines later anyway. A missing value (NaN) is tame.
-bool Tame(const std::vector<double>& values) {
-  return std::all_of(values.begin(), values.end(),
-                     [](double value) { return !(std::abs(value) >= 1e150); });
-}
 
 // The window's inputs with each missing value (NaN) as the feature map reads
 // it (its mean, or 0 without standardization), for the samplers that take
@@ -77,6 +71,36 @@ void PrintTables(std::FILE* log, const TuningResult& tuned, const Task& task) {
 
 }  // namespace
 
+bool TameNumbers(std::span<const double> values) {
+  return std::all_of(values.begin(), values.end(),
+                     [](double value) { return !(std::abs(value) >= 1e150); });
+}
+
+void SetStandardization(const Task& task, const InputStatistics& statistics,
+                        FeatureMapConfig& features) {
+  features.input_offset = statistics.Means();
+  features.input_scale = statistics.StandardDeviations();
+  // A category's direction keeps unit length (two categories are √2 apart,
+  // as two standardized values 1.4 deviations apart): standardizing its
+  // buckets would stretch the rare ones.
+  for (const int start : task.CategoryInputStarts()) {
+    for (int input = start; input < start + task.category_buckets; ++input) {
+      features.input_offset[input] = 0.0;
+      features.input_scale[input] = 1.0;
+    }
+  }
+}
+
+TuningRequest TuningRequestFor(const ModelOptions& options, const Task& task) {
+  TuningRequest request;
+  request.tune_gamma = GammaFromWarmUp(options);
+  request.tune_ridge = RidgeFromWarmUp(options);
+  if (KernelFromWarmUp(options)) request.kernels = TuningKernels();
+  request.criterion = task.is_classifier() ? LeaveOneOutCriterion::kMisclassification
+                                           : LeaveOneOutCriterion::kSquaredError;
+  return request;
+}
+
 WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config, const Task& task,
                               std::vector<WarmUpLine>& window, int window_lines) {
   // The window: its first `window_lines` data lines.
@@ -95,38 +119,23 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
       line->text = WarmUpDecision::kRefusal;
       decision.refused_lines.push_back(line->line_number);
     }
-    config.features.input_offset = statistics.Means();
-    config.features.input_scale = statistics.StandardDeviations();
-    // A category's direction keeps unit length (two categories are √2
-    // apart, as two standardized values 1.4 deviations apart):
-    // standardizing its buckets would stretch the rare ones.
-    for (const int start : task.CategoryInputStarts()) {
-      for (int input = start; input < start + task.category_buckets; ++input) {
-        config.features.input_offset[input] = 0.0;
-        config.features.input_scale[input] = 1.0;
-      }
-    }
+    SetStandardization(task, statistics, config.features);
   }
   if (GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options)) {
     // The labelled lines, their labels encoded as the model's targets.
     std::vector<double> inputs, targets;
     std::vector<double> encoded(static_cast<std::size_t>(task.num_outputs()));
     for (const WarmUpLine* line : lines) {
-      if (line->kind != WarmUpLine::Kind::kData || !line->labelled || !Tame(line->inputs) ||
-          !Tame(line->targets)) {
+      if (line->kind != WarmUpLine::Kind::kData || !line->labelled || !TameNumbers(line->inputs) ||
+          !TameNumbers(line->targets)) {
         continue;
       }
       inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
       EncodeTargets<double>(task, line->targets, encoded);
       targets.insert(targets.end(), encoded.begin(), encoded.end());
     }
-    TuningRequest request;
-    request.tune_gamma = GammaFromWarmUp(options);
-    request.tune_ridge = RidgeFromWarmUp(options);
-    if (KernelFromWarmUp(options)) request.kernels = TuningKernels();
-    request.criterion = task.is_classifier() ? LeaveOneOutCriterion::kMisclassification
-                                             : LeaveOneOutCriterion::kSquaredError;
-    absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs, targets);
+    absl::StatusOr<TuningResult> tuned =
+        TuneOnWarmUp(config, TuningRequestFor(options, task), inputs, targets);
     if (tuned.ok()) {
       config.features.kernel = tuned->kernel;
       config.features.gamma = tuned->gamma;
@@ -142,7 +151,7 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
   if (FeaturesFromWarmUp(options)) {
     std::vector<double> inputs;
     for (const WarmUpLine* line : lines) {
-      if (line->kind != WarmUpLine::Kind::kData || !Tame(line->inputs)) continue;
+      if (line->kind != WarmUpLine::Kind::kData || !TameNumbers(line->inputs)) continue;
       inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
     }
     FillMissing(config.features, inputs);

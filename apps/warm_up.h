@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "options.h"
+#include "rffstream/input_statistics.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/task.h"
 #include "rffstream/warm_up_tuning.h"
@@ -46,6 +48,19 @@ struct WarmUpDecision {
   std::optional<TuningResult> tuning;  // when the settings were chosen
   std::string fallback;  // why they could not be, with what is used instead
 };
+
+// Numbers too large to square would spoil every grid point of the tuning
+// (and the standardization): a window line that holds one is refused. A
+// missing value (NaN) is tame.
+bool TameNumbers(std::span<const double> values);
+
+// The inputs' standardization from `statistics`, a category column's
+// buckets left as they are.
+void SetStandardization(const Task& task, const InputStatistics& statistics,
+                        FeatureMapConfig& features);
+
+// What the options leave to the warm-up window's leave-one-out tuning.
+TuningRequest TuningRequestFor(const ModelOptions& options, const Task& task);
 
 // Decides on the first `window_lines` data lines of `window` (refused lines
 // marked) from `config`, the options' configuration for the task.

@@ -74,7 +74,7 @@ TEST_CASE("A text column is read as categories and every line is learned",
   CHECK(SummaryRmse(learned.err) < 0.5 * SummaryRmse(without_city.err));
 }
 
-TEST_CASE("--categorical=none rejects text with a hint, and names the 0-based column",
+TEST_CASE("Text in a column not read as categories is rejected with a hint naming the column",
           "[app][real_data][categorical][errors]") {
   const RunResult refused = RunApp("learn --categorical=none" + kHouseFlags, MakeHouses(20).csv);
   CHECK(refused.err.find("line 2: column 3 'city': '") != std::string::npos);

@@ -89,28 +89,62 @@ TEST_CASE("In turn, every line gets one outcome in input order, the window's too
   CHECK(pipeline.model().metrics().count() == 9);
 }
 
-TEST_CASE("At arrival, the window's lines are answered held k of N at once", "[pipeline]") {
+// The target of Line(i), as written there.
+double Target(int i) {
+  const std::string line = Line(i);
+  return std::stod(line.substr(line.rfind(',') + 1));
+}
+
+TEST_CASE("The warm-up window's lines are answered at arrival, then learned by the model",
+          "[pipeline][warm_up]") {
+  for (const WarmUpAnswers answers : {WarmUpAnswers::kInTurn, WarmUpAnswers::kAtArrival}) {
+    RecordingSink sink;
+    StreamPipeline<double> pipeline(Settings(/*window=*/3, 1, answers), sink);
+    REQUIRE(pipeline.Push(1, Line(1)).ok());
+    REQUIRE(pipeline.Push(2, "oops").ok());
+    REQUIRE(pipeline.Push(3, Line(3)).ok());
+    REQUIRE(sink.outcomes.size() == 3);  // nothing waits for the window
+    // Before any target is known the answer is 0; then the targets' mean.
+    CHECK(sink.outcomes[0].kind == LineOutcome::Kind::kAnswer);
+    CHECK(sink.outcomes[0].values == std::vector<double>{0.0});
+    CHECK(sink.outcomes[1].kind == LineOutcome::Kind::kBad);
+    CHECK(sink.outcomes[2].values == std::vector<double>{Target(1)});
+    CHECK(pipeline.learner() == nullptr);
+    CHECK(pipeline.Save("/nonexistent/x").message() ==
+          "no model yet (the warm-up window holds 2 of 3 lines)");
+    REQUIRE(pipeline.Push(4, Line(4)).ok());  // fills the window: the model learns it
+    REQUIRE(sink.outcomes.size() == 4);
+    CHECK(sink.outcomes[3].values == std::vector<double>{(Target(1) + Target(3)) / 2});
+    REQUIRE(pipeline.learner() != nullptr);
+    CHECK(pipeline.model().samples_learned() == 3);
+    // Every answer is scored as it was given, and the window's part apart.
+    CHECK(pipeline.model().metrics().count() == 3);
+    CHECK(pipeline.model().warm_up_metrics().count() == 3);
+    REQUIRE(pipeline.Push(5, Line(5)).ok());
+    REQUIRE(sink.outcomes.size() == 5);
+    CHECK(sink.outcomes[4].kind == LineOutcome::Kind::kAnswer);
+    CHECK(pipeline.model().metrics().count() == 4);
+    CHECK(pipeline.model().warm_up_metrics().count() == 3);
+  }
+}
+
+TEST_CASE("The provisional model fits once the window holds enough lines", "[pipeline][warm_up]") {
   RecordingSink sink;
-  StreamPipeline<double> pipeline(Settings(/*window=*/3, 1, WarmUpAnswers::kAtArrival), sink);
-  REQUIRE(pipeline.Push(1, Line(1)).ok());
-  REQUIRE(pipeline.Push(2, "oops").ok());
-  REQUIRE(pipeline.Push(3, Line(3)).ok());
-  REQUIRE(sink.outcomes.size() == 3);  // nothing waits for the window
-  CHECK(sink.outcomes[0].kind == LineOutcome::Kind::kHeld);
-  CHECK(sink.outcomes[0].held == 1);
-  CHECK(sink.outcomes[1].kind == LineOutcome::Kind::kBad);
-  CHECK(sink.outcomes[2].held == 2);
-  CHECK_FALSE(pipeline.Save("/nonexistent/x").ok());
-  CHECK(pipeline.Save("/nonexistent/x").message() ==
-        "no model yet (the warm-up window holds 2 of 3 lines)");
-  REQUIRE(pipeline.Push(4, Line(4)).ok());  // fills the window: the model learns it
-  REQUIRE(sink.outcomes.size() == 4);
-  CHECK(sink.outcomes[3].kind == LineOutcome::Kind::kHeld);
-  CHECK(sink.outcomes[3].held == 3);
-  CHECK(pipeline.model().metrics().count() == 3);
-  REQUIRE(pipeline.Push(5, Line(5)).ok());
-  REQUIRE(sink.outcomes.size() == 5);
-  CHECK(sink.outcomes[4].kind == LineOutcome::Kind::kAnswer);
+  StreamPipeline<double> pipeline(Settings(/*window=*/200), sink);
+  constexpr int kLines = 120;
+  for (int i = 1; i <= kLines; ++i) REQUIRE(pipeline.Push(i, Line(i)).ok());
+  REQUIRE(sink.outcomes.size() == kLines);
+  // Past ProvisionalModel::kFirstFitLines, the answers follow the target
+  // better than its mean did.
+  double early = 0, late = 0;
+  for (int i = 1; i <= kLines; ++i) {
+    const double error = sink.outcomes[i - 1].values[0] - Target(i);
+    (i <= ProvisionalModel::kFirstFitLines ? early : late) += error * error;
+  }
+  early /= ProvisionalModel::kFirstFitLines;
+  late /= kLines - ProvisionalModel::kFirstFitLines;
+  CHECK(late < 0.5 * early);
+  CHECK(pipeline.learner() == nullptr);
 }
 
 TEST_CASE("Blocks give one-at-a-time's answers, in order around blank and bad lines",
@@ -171,10 +205,11 @@ TEST_CASE("A stream shorter than the window builds its model at the end", "[pipe
   StreamPipeline<double> pipeline(Settings(/*window=*/100), sink);
   REQUIRE(pipeline.Push(1, Line(1)).ok());
   REQUIRE(pipeline.Push(2, Line(2)).ok());
-  CHECK(sink.outcomes.empty());
+  CHECK(sink.outcomes.size() == 2);  // answered by the provisional model
   CHECK(pipeline.learner() == nullptr);
   REQUIRE(pipeline.Finish().ok());
   CHECK(pipeline.learner() != nullptr);
+  CHECK(pipeline.model().samples_learned() == 2);
   CHECK(sink.outcomes.size() == 2);
 }
 

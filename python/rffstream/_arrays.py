@@ -42,10 +42,12 @@ def _numbers(values, name, dtype):
     return np.ascontiguousarray(array, dtype=dtype)
 
 
-def _check_finite(array, name, learning=True):
-    if np.isfinite(array).all():
+def _check_finite(array, name, learning=True, missing_allowed=False):
+    """Raises for a value that is not finite; NaN in X is a missing value."""
+    bad = np.isinf(array) if missing_allowed else ~np.isfinite(array)
+    if not bad.any():
         return
-    position = np.argwhere(~np.isfinite(array))[0]
+    position = np.argwhere(bad)[0]
     value = array[tuple(position)]
     where = f"row {position[0]}" + (f", column {position[1]}" if array.ndim == 2 else "")
     kind = "NaN" if np.isnan(value) else f"infinity or a value too large for dtype('{array.dtype}')"
@@ -54,8 +56,9 @@ def _check_finite(array, name, learning=True):
 
 
 def samples(X, dtype=np.float64, *, owner="the model", expected=None, learning=True):
-    """X as a C-contiguous 2-D array of `dtype`, every value finite, with
-    `expected` columns when given (`learning`: for learning, as errors say)."""
+    """X as a C-contiguous 2-D array of `dtype`, every value finite or NaN
+    (a missing value, read as the input's mean), with `expected` columns when
+    given (`learning`: for learning, as errors say)."""
     if X is None:
         raise ValueError("X is None: expected a 2-D array of samples")
     array = _numbers(X, "X", dtype)
@@ -70,7 +73,7 @@ def samples(X, dtype=np.float64, *, owner="the model", expected=None, learning=T
     if expected is not None and array.shape[1] != expected:
         raise ValueError(f"X has {array.shape[1]} features, but {owner} is expecting "
                          f"{expected} features as input")
-    _check_finite(array, "X", learning)
+    _check_finite(array, "X", learning, missing_allowed=True)
     return array
 
 

@@ -46,8 +46,18 @@ def _option_text(name, value):
     return value
 
 
+# fit(X, y) is not a stream: all of X (up to this many rows, which bounds
+# the leave-one-out tuning's time) chooses the settings, as scikit-learn
+# users expect; partial_fit and learn keep the stream's window.
+FIT_WINDOW_ROWS = 2048
+
+
 class StreamingEstimator(BaseEstimator):
     """The engine's lifecycle. Subclasses set the task (targets, classes)."""
+
+    def _more_tags(self):
+        # NaN in X is a missing value, read as the input's mean.
+        return {"allow_nan": True}
 
     def _keep_parameters(self, arguments):
         """A constructor's arguments (its locals()) as attributes, unchanged,
@@ -68,12 +78,18 @@ class StreamingEstimator(BaseEstimator):
         return options
 
     def _start(self, num_inputs, num_targets, num_classes, names=(), y_columns=False,
-               keys=None):
+               keys=None, fit_rows=None):
         """The engine, for samples of `num_inputs` inputs (named by `names`,
-        then the targets, when they came as dicts with `keys`)."""
+        then the targets, when they came as dicts with `keys`). `fit_rows`:
+        fit's whole X, whose rows (up to FIT_WINDOW_ROWS) all choose the
+        standardization and settings unless `standardize` says otherwise."""
         if keys is not None and len({str(key) for key in keys}) != len(keys):
             raise ValueError(f"x has keys that name the same input: {list(keys)!r}")
-        self._engine = _engine.create(self._model_options(), self.block, num_inputs,
+        options = self._model_options()
+        if fit_rows is not None and self.standardize is None:
+            stream_window = max(256, 80 * num_classes)  # the command line's default
+            options["standardize"] = max(stream_window, min(fit_rows, FIT_WINDOW_ROWS))
+        self._engine = _engine.create(options, self.block, num_inputs,
                                       num_targets, num_classes, list(names),
                                       self._class_label_texts())
         self.n_features_in_ = num_inputs

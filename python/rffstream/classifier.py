@@ -133,7 +133,7 @@ class Classifier(StreamingEstimator):
         labels = self.classes if self.classes is not None else self._labels_of(
             _arrays.targets(y, X.shape[0]) if y is None else y)
         self._set_classes(labels)
-        self._start(X.shape[1], 1, len(self.classes_))
+        self._start(X.shape[1], 1, len(self.classes_), fit_rows=X.shape[0])
         self._learn(X, y, None)
         self._model_engine()
         return self
@@ -146,8 +146,7 @@ class Classifier(StreamingEstimator):
 
     def learn(self, X, y):
         """Learns X, y in order; returns the label predicted for each sample
-        before learning it (None for samples held in the warm-up window:
-        they are predicted, and counted in metrics_, once it is full)."""
+        before learning it (in the warm-up window, the provisional model's)."""
         return self._learn(X, y, None)
 
     def _learn(self, X, y, classes):

@@ -60,8 +60,13 @@ class Regressor(StreamingEstimator):
     # -- scikit-learn ------------------------------------------------------
 
     def fit(self, X, y):
-        """Learns X, y from scratch (one pass, in order) and builds the model."""
+        """Learns X, y from scratch (one pass, in order) and builds the model;
+        the settings are chosen on all of X (up to 2048 rows)."""
         self._reset()
+        X = self._samples(X)
+        y = _arrays.targets(y, X.shape[0])
+        targets = 1 if y.ndim == 1 else y.shape[1]
+        self._start(X.shape[1], targets, 0, y_columns=y.ndim == 2, fit_rows=X.shape[0])
         self.learn(X, y)
         self._model_engine()
         return self
@@ -73,8 +78,7 @@ class Regressor(StreamingEstimator):
 
     def learn(self, X, y):
         """Learns X, y in order; returns each sample's a-priori prediction
-        (NaN for samples held in the warm-up window: they are predicted, and
-        counted in metrics_, once the window is full)."""
+        (in the warm-up window, the provisional model's)."""
         X = self._samples(X)
         y = _arrays.targets(y, X.shape[0])
         targets = 1 if y.ndim == 1 else y.shape[1]

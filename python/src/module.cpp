@@ -60,10 +60,12 @@ void Check(const absl::Status& status) {
   if (!status.ok()) Raise(status);
 }
 
-// Raises ValueError naming the first value that is not finite.
-void CheckFinite(std::span<const double> values, std::size_t columns, const char* what) {
+// Raises ValueError naming the first value that is not finite (or, with
+// `missing_allowed`, infinite: a NaN input is a missing value).
+void CheckFinite(std::span<const double> values, std::size_t columns, const char* what,
+                 bool missing_allowed = false) {
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (std::isfinite(values[i])) continue;
+    if (missing_allowed ? !std::isinf(values[i]) : std::isfinite(values[i])) continue;
     throw py::value_error(absl::StrCat(what, " row ", i / columns, ", column ", i % columns, " is ",
                                        values[i],
                                        ": values must be finite (no NaN or inf); nothing was learned"));
@@ -112,7 +114,7 @@ class Engine {
     if (x.shape(0) != y.shape(0)) {
       throw py::value_error(absl::StrCat("X has ", x.shape(0), " rows but y has ", y.shape(0)));
     }
-    CheckFinite(inputs, num_inputs_, "X");
+    CheckFinite(inputs, num_inputs_, "X", /*missing_allowed=*/true);
     CheckFinite(targets, num_targets, "y");
     CheckClasses(targets);
     const auto width = static_cast<std::size_t>(estimator_->answer_width());
@@ -379,12 +381,13 @@ class Engine {
     if (!estimator_->has_model()) throw py::value_error("no model yet: nothing was learned");
   }
 
+  // A NaN input is a missing value (FeatureMap::Map); an infinite one is refused.
   void CheckFiniteReal(std::span<const Real> values) const {
     for (std::size_t i = 0; i < values.size(); ++i) {
-      if (std::isfinite(values[i])) continue;
+      if (!std::isinf(values[i])) continue;
       throw py::value_error(absl::StrCat("X row ", i / num_inputs_, ", column ", i % num_inputs_,
                                          " is ", static_cast<double>(values[i]),
-                                         ": values must be finite (no NaN or inf)"));
+                                         ": values must be finite (NaN means missing)"));
     }
   }
 
@@ -414,8 +417,25 @@ class Engine {
         "; every other sample was)"));
   }
 
-  // Reads a number; ValueError naming it (`where()`: its name, made only
-  // for the message) when it is none or not finite.
+  // Reads an input: a number, or None or NaN for a missing value (NaN);
+  // ValueError naming it (`where()`: its name, made only for the message)
+  // when it is neither or infinite.
+  template <class Where>
+  static double InputNumber(PyObject* value, const Where& where) {
+    if (value == Py_None) return std::numeric_limits<double>::quiet_NaN();
+    const double number = PyFloat_AsDouble(value);
+    if (number == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      throw py::value_error(absl::StrCat(where(), " is not a number"));
+    }
+    if (std::isinf(number)) {
+      throw py::value_error(absl::StrCat(where(), " is ", number,
+                                         ": values must be finite (None or NaN means missing)"));
+    }
+    return number;
+  }
+
+  // Reads a target; ValueError naming it when it is none or not finite.
   template <class Where>
   static double Number(PyObject* value, const Where& where) {
     const double number = PyFloat_AsDouble(value);
@@ -438,7 +458,21 @@ class Engine {
             "x is a dict, but this model's inputs have no names (it learned from arrays): "
             "pass a sequence");
       }
-      if (static_cast<std::size_t>(PyDict_Size(object)) != num_inputs_) {
+      // A key left out is a missing value; a key the model does not know is an error.
+      std::size_t present = 0;
+      for (std::size_t i = 0; i < num_inputs_; ++i) {
+        PyObject* value = PyDict_GetItemWithError(object, input_keys_[i].ptr());
+        if (value == nullptr) {
+          if (PyErr_Occurred()) throw py::error_already_set();
+          values[i] = std::numeric_limits<double>::quiet_NaN();
+          continue;
+        }
+        ++present;
+        values[i] = InputNumber(value, [&] {
+          return absl::StrCat("x[", std::string(py::repr(input_keys_[i])), "]");
+        });
+      }
+      if (present != static_cast<std::size_t>(PyDict_Size(object))) {
         for (auto item : py::reinterpret_borrow<py::dict>(x)) {
           if (std::find_if(input_keys_.begin(), input_keys_.end(), [&](const py::object& key) {
                 return key.equal(item.first);
@@ -448,17 +482,6 @@ class Engine {
           }
         }
       }
-      for (std::size_t i = 0; i < num_inputs_; ++i) {
-        PyObject* value = PyDict_GetItemWithError(object, input_keys_[i].ptr());
-        if (value == nullptr) {
-          if (PyErr_Occurred()) throw py::error_already_set();
-          throw py::value_error(absl::StrCat("x has no input named ",
-                                             std::string(py::repr(input_keys_[i]))));
-        }
-        values[i] = Number(value, [&] {
-          return absl::StrCat("x[", std::string(py::repr(input_keys_[i])), "]");
-        });
-      }
       return;
     }
     if (py::isinstance<py::array>(x)) {
@@ -467,9 +490,9 @@ class Engine {
       CheckLength(static_cast<std::size_t>(array.size()));
       for (std::size_t i = 0; i < num_inputs_; ++i) {
         const double value = array.data()[i];
-        if (!std::isfinite(value)) {
+        if (std::isinf(value)) {
           throw py::value_error(absl::StrCat("x[", i, "] is ", value,
-                                             ": values must be finite (no NaN or inf)"));
+                                             ": values must be finite (NaN means missing)"));
         }
         values[i] = value;
       }
@@ -484,7 +507,7 @@ class Engine {
     CheckLength(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(sequence)));
     PyObject** items = PySequence_Fast_ITEMS(sequence);
     for (std::size_t i = 0; i < num_inputs_; ++i) {
-      values[i] = Number(items[i], [i] { return absl::StrCat("x[", i, "]"); });
+      values[i] = InputNumber(items[i], [i] { return absl::StrCat("x[", i, "]"); });
     }
   }
 

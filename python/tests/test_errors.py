@@ -15,20 +15,20 @@ def model(regression_stream):
     return rffstream.Regressor(block=1).fit(X[:400], y[:400])
 
 
-def test_nan_and_inf_are_named_and_never_learned(model):
+def test_inf_and_nan_targets_are_named_and_never_learned(model):
     before = model.metrics_["samples"]
     X = np.zeros((3, 3))
-    X[1, 2] = np.nan
-    with pytest.raises(ValueError, match=r"X row 1, column 2\).*nothing was learned|NaN \(X row 1, column 2"):
+    X[1, 2] = np.inf
+    with pytest.raises(ValueError, match=r"X row 1, column 2\).*nothing was learned|infinity.*\(X row 1, column 2"):
         model.partial_fit(X, np.zeros(3))
     y = np.zeros(3)
-    y[2] = np.inf
-    with pytest.raises(ValueError, match=r"y contains infinity.*row 2"):
+    y[2] = np.nan
+    with pytest.raises(ValueError, match=r"y contains NaN.*row 2"):
         model.partial_fit(np.zeros((3, 3)), y)
-    with pytest.raises(ValueError, match=r"x\['b'\]|x\[1\] is nan"):
-        model.learn_one([0.0, np.nan, 0.0], 1.0)
-    with pytest.raises(ValueError, match=r"X row 0, column 0.*NaN|NaN.*X row 0, column 0"):
-        model.predict(np.full((1, 3), np.nan))
+    with pytest.raises(ValueError, match=r"x\[1\] is inf"):
+        model.learn_one([0.0, np.inf, 0.0], 1.0)
+    with pytest.raises(ValueError, match=r"X row 0, column 0.*infinity|infinity.*X row 0, column 0"):
+        model.predict(np.full((1, 3), np.inf))
     assert model.metrics_["samples"] == before
 
 
@@ -60,7 +60,7 @@ def test_shapes_and_types_are_named(model):
 def test_dict_inputs_are_checked_by_name():
     model = rffstream.Regressor(standardize=0, gamma=1.0, ridge=0.1)
     model.learn_one({"a": 1.0, "b": 2.0}, 3.0)
-    with pytest.raises(ValueError, match="x has no input named 'b'"):
+    with pytest.raises(ValueError, match="x has an input the model does not know: c"):
         model.learn_one({"a": 1.0, "c": 2.0}, 3.0)
     with pytest.raises(ValueError, match="x has an input the model does not know: c"):
         model.predict_one({"a": 1.0, "b": 2.0, "c": 2.0})
@@ -166,7 +166,7 @@ def test_dict_keys_of_any_type(tmp_path):
     assert list(model.feature_names_in_) == ["0", "1"]
     prediction = model.predict_one({1: 2.0, 0: 1.0})
     assert prediction == model.predict_one([1.0, 2.0])
-    with pytest.raises(ValueError, match="x has no input named 1"):
+    with pytest.raises(ValueError, match="x has an input the model does not know: 1"):
         model.predict_one({0: 1.0, "1": 2.0})
     assert pickle.loads(pickle.dumps(model)).predict_one({0: 1.0, 1: 2.0}) == prediction
     with pytest.raises(ValueError, match="keys that name the same input"):

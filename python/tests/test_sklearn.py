@@ -57,10 +57,23 @@ def test_partial_fit_continues_and_fit_starts_over(regression_stream):
     streamed = rffstream.Regressor(block=1)
     for start in range(0, 1500, 100):
         streamed.partial_fit(X[start:start + 100], y[start:start + 100])
-    whole = rffstream.Regressor(block=1).fit(X, y)
+    whole = rffstream.Regressor(block=1, standardize=256).fit(X, y)
     np.testing.assert_allclose(streamed.predict(X), whole.predict(X), rtol=0, atol=1e-12)
     whole.fit(X[:500], y[:500])
     assert whole.metrics_["samples"] == 500
+
+
+def test_fit_chooses_its_settings_on_all_of_x(regression_stream):
+    X, y = regression_stream
+    X, y = X[:1000], y[:1000]
+    fitted = rffstream.Regressor(block=1).fit(X, y)
+    whole_window = rffstream.Regressor(block=1, standardize=1000).fit(X, y)
+    np.testing.assert_array_equal(fitted.predict(X[:20]), whole_window.predict(X[:20]))
+    stream_window = rffstream.Regressor(block=1, standardize=256).fit(X, y)
+    assert not np.array_equal(fitted.predict(X[:20]), stream_window.predict(X[:20]))
+    # partial_fit is a stream: its window stays the stream's.
+    streamed = rffstream.Regressor(block=1).partial_fit(X, y)
+    np.testing.assert_array_equal(streamed.predict(X[:20]), stream_window.predict(X[:20]))
 
 
 def test_predict_during_the_warm_up_ends_it_with_the_samples_held(regression_stream):
