@@ -22,7 +22,8 @@ int Export(const std::string& path, bool covariance) {
   }
   // Through stdio, whose errors keep their errno (std::cout's do not).
   std::ostringstream json;
-  ExportJson(checkpoint->learner, json, {.include_covariance = covariance});
+  ExportJson(checkpoint->learner, json,
+             {.include_covariance = covariance, .task = &checkpoint->record.task});
   const std::string text = json.str();
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
     return ExitAfterWriteFailure("rffstream export", "standard output", errno);

@@ -38,6 +38,41 @@ void WriteMatrix(std::ostream& out, std::span<const Real> values, size_t columns
   out << ']';
 }
 
+void WriteColumns(std::ostream& out, const std::vector<int>& columns) {
+  out << "[";
+  for (std::size_t i = 0; i < columns.size(); ++i) out << (i ? ", " : "") << columns[i];
+  out << "]";
+}
+
+// The rules are the parser's (csv_line_parser.h), spelled out for a reader
+// that reproduces x without rffstream.
+void WriteInput(std::ostream& out, const Task& task) {
+  out << ",\n  \"input\": {\n    \"format\": \"" << std::string(InputFormatName(task.format))
+      << "\",\n    \"column_names\": [";
+  for (std::size_t i = 0; i < task.column_names.size(); ++i) {
+    out << (i ? ", " : "") << '"';
+    for (const char c : task.column_names[i]) {
+      if (c == '"' || c == '\\') out << '\\';
+      if (static_cast<unsigned char>(c) >= 0x20) out << c;
+    }
+    out << '"';
+  }
+  out << "],\n    \"target_columns\": ";
+  WriteColumns(out, task.target_columns);
+  out << ",\n    \"ignored_columns\": ";
+  WriteColumns(out, task.ignored_columns);
+  out << ",\n    \"categorical_columns\": ";
+  WriteColumns(out, task.categorical_columns);
+  out << ",\n    \"category_buckets\": " << task.category_buckets << ",\n";
+  out << "    \"layout\": \"x holds the input columns (neither target nor ignored) in order: a "
+         "number column one value, a categorical column category_buckets values\",\n";
+  out << "    \"category_rule\": \"h = 64-bit FNV-1a of the value's text (quotes and surrounding "
+         "blanks removed); buckets h mod B and (h >> 32) mod B (if equal, the second is the next "
+         "one mod B) are sqrt(1/2), the others 0; a missing value sets none\",\n";
+  out << "    \"missing_rule\": \"a missing number (an empty field, NA, N/A, NaN, null, None or ?, "
+         "any case) is input_offset of its input (0 when input_offset is empty)\"\n  }";
+}
+
 }  // namespace
 
 template <class Real>
@@ -105,6 +140,9 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
       WriteMatrix<Real>(out, covariance, weights.size(), "    ");
     }
     out << (covariances > 1 ? "]" : "");
+  }
+  if (options.task != nullptr && options.task->format != InputFormat::kLibsvm) {
+    WriteInput(out, *options.task);
   }
   out << "\n}\n";
 }

@@ -22,6 +22,7 @@
 #include <ostream>
 
 #include "rffstream/learner.h"
+#include "rffstream/task.h"
 
 namespace rffstream {
 
@@ -29,6 +30,10 @@ struct JsonExportOptions {
   // Also write P, the D×D inverse information matrix (large: D² numbers;
   // with the hinge loss an array of one P per output).
   bool include_covariance = false;
+  // When given, "input" says how x is made from a line of the task's
+  // columns: their order, the text (category) columns' hashed buckets, and
+  // what a missing value becomes.
+  const Task* task = nullptr;
 };
 
 template <class Real>
