@@ -59,6 +59,14 @@ class LearnOutput : public OutcomeSink {
     }
   }
 
+  void WarmUpEnded() override {
+    if (model_->task().is_classifier()) {
+      metrics_log_.EndWarmUp(model_->classification());
+    } else {
+      metrics_log_.EndWarmUp(model_->metrics());
+    }
+  }
+
   bool Take(const LineOutcome& outcome) override {
     switch (outcome.kind) {
       case LineOutcome::Kind::kAnswer:
@@ -140,23 +148,23 @@ class LearnOutput : public OutcomeSink {
   void PrintWarmUpPart() {
     const ModelStage<Real>& model = *model_;
     const char* part = "of which the warm-up window (answered by a provisional model)";
+    const WarmUpScores& window = model.warm_up();
     if (model.task().is_classifier()) {
-      const ClassificationMetrics& window = model.warm_up_classification();
       const ClassificationMetrics& all = model.classification();
-      if (window.count() == 0 || window.count() == all.count()) return;
-      const std::int64_t after = all.count() - window.count();
+      if (window.classified == 0 || window.classified == all.count()) return;
+      const std::int64_t after = all.count() - window.classified;
       std::fprintf(log_, "%s: %" PRId64 " lines, accuracy %.4f; after it: %" PRId64
-                   " lines, accuracy %.4f\n", part, window.count(), window.accuracy(), after,
-                   static_cast<double>(all.correct() - window.correct()) / static_cast<double>(after));
+                   " lines, accuracy %.4f\n", part, window.classified, window.accuracy(), after,
+                   static_cast<double>(all.correct() - window.classified_right) /
+                       static_cast<double>(after));
       return;
     }
-    const RegressionMetrics& window = model.warm_up_metrics();
     RegressionMetrics after = model.metrics();
-    if (window.count() == 0 || window.count() == after.count()) return;
-    after.Remove(window);
+    if (window.regression.count() == 0 || window.regression.count() == after.count()) return;
+    after.Remove(window.regression);
     std::fprintf(log_, "%s: %" PRId64 " lines, rmse %.6g; after it: %" PRId64 " lines, rmse %.6g\n",
-                 part, window.count(), window.root_mean_squared_error(), after.count(),
-                 after.root_mean_squared_error());
+                 part, window.regression.count(), window.regression.root_mean_squared_error(),
+                 after.count(), after.root_mean_squared_error());
   }
 
   void UpdateProgress() {
@@ -171,10 +179,11 @@ class LearnOutput : public OutcomeSink {
         progress_.Update(model_->metrics());
       }
     }
+    const bool warm_up = model_->learner() == nullptr;  // the provisional model answers
     if (classifier) {
-      metrics_log_.Update(model_->classification());
+      metrics_log_.Update(model_->classification(), warm_up);
     } else {
-      metrics_log_.Update(model_->metrics());
+      metrics_log_.Update(model_->metrics(), warm_up);
     }
   }
 

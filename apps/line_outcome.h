@@ -38,6 +38,9 @@ class OutcomeSink {
   virtual ~OutcomeSink() = default;
   // Takes the outcomes in input order; false stops the stream (--strict).
   virtual bool Take(const LineOutcome& outcome) = 0;
+  // The warm-up window ended: the outcomes so far were the provisional
+  // model's, those from now on are the tuned model's.
+  virtual void WarmUpEnded() {}
 };
 
 }  // namespace rffstream::app

@@ -41,8 +41,14 @@ class MetricsLog {
   void ContinueFrom(const RegressionMetrics& metrics);
   void ContinueFrom(const ClassificationMetrics& metrics);
   // After each scored sample: writes a row when one is due.
-  void Update(const RegressionMetrics& metrics);
-  void Update(const ClassificationMetrics& metrics);
+  // `warm_up`: the answers are still the warm-up window's provisional
+  // model's, and the row says so ("warm_up":true).
+  void Update(const RegressionMetrics& metrics, bool warm_up = false);
+  void Update(const ClassificationMetrics& metrics, bool warm_up = false);
+  // The warm-up window ended at these metrics: its last row, there (unless
+  // rows come every N samples).
+  void EndWarmUp(const RegressionMetrics& metrics);
+  void EndWarmUp(const ClassificationMetrics& metrics);
   // The last row (unless just written), then closes the file; names the
   // file when a write failed. A classifier's last row also holds the whole
   // confusion matrix ("confusion": rows of true classes), which the summary
@@ -53,11 +59,13 @@ class MetricsLog {
  private:
   MetricsLog(std::FILE* file, std::string path, std::int64_t every);
   bool RowDue(std::int64_t count);
-  void WriteRow(const RegressionMetrics& metrics);
+  void WriteRow(const RegressionMetrics& metrics, bool warm_up = false);
   // `with_confusion`: the last row, with the confusion matrix.
-  void WriteRow(const ClassificationMetrics& metrics, bool with_confusion = false);
+  void WriteRow(const ClassificationMetrics& metrics, bool with_confusion = false,
+                bool warm_up = false);
   // The fields every row ends with, and the row's end.
-  void WriteRate(std::int64_t count);
+  // The rate fields and, for a warm-up row, its mark; ends the row.
+  void WriteRate(std::int64_t count, bool warm_up);
   absl::Status Close();
 
   struct FileCloser {

@@ -62,6 +62,7 @@ void ModelStage<Real>::SetMetrics(const CheckpointRecord& record) {
   const std::vector<RegressionMetrics>& further = record.further_targets;
   std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
   if (task_.is_classifier()) classification_ = record.classification;
+  warm_up_ = record.warm_up;
 }
 
 template <class Real>
@@ -72,7 +73,8 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                   several_targets
                                       ? std::vector<RegressionMetrics>(target_metrics_.begin() + 1,
                                                                        target_metrics_.end())
-                                      : std::vector<RegressionMetrics>()}};
+                                      : std::vector<RegressionMetrics>(),
+                                  warm_up_}};
 }
 
 template <class Real>
@@ -194,8 +196,9 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
 
 template <class Real>
 void ModelStage<Real>::EndWarmUp() {
-  warm_up_metrics_ = metrics_;
-  warm_up_classification_ = classification_;
+  warm_up_.regression = metrics_;
+  warm_up_.classified = classification_.count();
+  warm_up_.classified_right = classification_.correct();
 }
 
 template <class Real>

@@ -77,7 +77,7 @@ class ModelStage {
   // model's `outputs` (encoded as this learner's) and `variance` (answered
   // with --variance), scored like any other;
   // once the model exists, the window's lines learned without an answer;
-  // then the end of the window, whose metrics stay apart (warm_up_metrics()).
+  // then the end of the window, whose metrics stay apart (warm_up()).
   bool AnswerProvisionally(std::int64_t line_number, std::span<const double> outputs,
                            double variance, bool labelled, std::span<const double> targets,
                            OutcomeSink& sink);
@@ -99,9 +99,8 @@ class ModelStage {
   const std::vector<RegressionMetrics>& target_metrics() const { return target_metrics_; }
   const ClassificationMetrics& classification() const { return classification_; }
   std::int64_t predicted_only() const { return predicted_only_; }  // unlabelled lines answered
-  // The metrics of the lines the warm-up window's provisional model answered.
-  const RegressionMetrics& warm_up_metrics() const { return warm_up_metrics_; }
-  const ClassificationMetrics& warm_up_classification() const { return warm_up_classification_; }
+  // The part of the metrics that the warm-up window's provisional model earned.
+  const WarmUpScores& warm_up() const { return warm_up_; }
   std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
 
   static constexpr std::string_view kTooLarge =
@@ -121,8 +120,7 @@ class ModelStage {
   RegressionMetrics metrics_;
   std::vector<RegressionMetrics> target_metrics_;
   ClassificationMetrics classification_{0};
-  RegressionMetrics warm_up_metrics_;
-  ClassificationMetrics warm_up_classification_{0};
+  WarmUpScores warm_up_;
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
   std::int64_t clock_offset_ = 0;

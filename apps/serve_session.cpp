@@ -215,13 +215,23 @@ std::string ServeSession<Real>::Control(std::string_view command) {
       const std::string updates = learner != nullptr && learner->config().loss == Loss::kHinge
                                       ? absl::StrCat(" updates ", learner->updates())
                                       : std::string();
+      const WarmUpScores& window = model.warm_up();
+      const std::string warm_up =
+          window.classified > 0 ? absl::StrCat(" warm_up_samples ", window.classified,
+                                               " warm_up_accuracy ", Number(window.accuracy()))
+                                : std::string();
       return absl::StrCat("samples ", metrics.count(), " accuracy ", Number(metrics.accuracy()),
-                          updates, confusion, connections);
+                          warm_up, updates, confusion, connections);
     }
     const RegressionMetrics& metrics = model.metrics();
+    const RegressionMetrics& window = model.warm_up().regression;
+    const std::string warm_up =
+        window.count() > 0 ? absl::StrCat(" warm_up_samples ", window.count(), " warm_up_mse ",
+                                          Number(window.mean_squared_error()))
+                           : std::string();
     return absl::StrCat("samples ", metrics.count(), " mse ", Number(metrics.mean_squared_error()),
                         " mae ", Number(metrics.mean_absolute_error()), " r2 ",
-                        Number(metrics.r_squared()), connections);
+                        Number(metrics.r_squared()), warm_up, connections);
   }
   if (command == "save") {
     const absl::Status status = Save();

@@ -174,6 +174,7 @@ void StreamPipeline<Real>::LearnWindow() {
   held_.clear();
   provisional_.reset();
   model_.EndWarmUp();
+  sink_.WarmUpEnded();
 }
 
 template <class Real>

@@ -58,22 +58,26 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
-// Rewrites a checkpoint's format version and its checksum (for files of
-// older formats made from new ones). Below version 7 the task had no
-// category columns: their empty list (a u64) and bucket count (an i32),
-// after the task's flags, go.
+// Removes what version 7 added, for files of older formats made from new
+// ones: the task's category columns (an empty list, a u64, and the bucket
+// count, an i32, after the task's flags) and the metrics' warm-up part
+// (5 numbers of regression metrics and 2 counts, before the checksum).
+void RemoveVersion7Fields(std::string& bytes) {
+  const std::uint64_t no_columns = 0;
+  const std::int32_t buckets = Task::kDefaultCategoryBuckets;
+  const std::string fields =
+      std::string(reinterpret_cast<const char*>(&no_columns), sizeof(no_columns)) +
+      std::string(reinterpret_cast<const char*>(&buckets), sizeof(buckets));
+  const std::size_t at = bytes.find(fields);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(bytes.find(fields, at + 1) == std::string::npos);
+  bytes.erase(at, fields.size());
+  constexpr std::size_t kWarmUpBytes = 7 * 8, kChecksumBytes = 4;
+  bytes.erase(bytes.size() - kChecksumBytes - kWarmUpBytes, kWarmUpBytes);
+}
+
+// Rewrites a checkpoint's format version and its checksum.
 void MarkAsVersion(std::string& bytes, std::uint32_t version) {
-  if (version < 7) {
-    const std::uint64_t no_columns = 0;
-    const std::int32_t buckets = Task::kDefaultCategoryBuckets;
-    const std::string fields =
-        std::string(reinterpret_cast<const char*>(&no_columns), sizeof(no_columns)) +
-        std::string(reinterpret_cast<const char*>(&buckets), sizeof(buckets));
-    const std::size_t at = bytes.find(fields);
-    REQUIRE(at != std::string::npos);
-    REQUIRE(bytes.find(fields, at + 1) == std::string::npos);
-    bytes.erase(at, fields.size());
-  }
   std::memcpy(bytes.data() + 8, &version, 4);
   const std::uint32_t checksum = internal::ExtendCrc32c(
       0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
@@ -140,6 +144,7 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 77);
   const Learner* learner = &fed.learner;
   std::string bytes = fed.bytes;
+  RemoveVersion7Fields(bytes);
   // Version 3 wrote neither the loss (a u32 after the forgetting factor, the
   // intercept flag and the number of outputs), the update count (an i64
   // after the sample count) nor the further targets' metrics.
@@ -193,6 +198,7 @@ TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted 
     for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
   }
   std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(float));
+  RemoveVersion7Fields(bytes);
   MarkAsVersion(bytes, 5);
   std::stringstream version_5(bytes);
   absl::StatusOr<CheckpointF32> loaded = ReadCheckpoint<float>(version_5, "v5.rff");

@@ -119,12 +119,12 @@ TEST_CASE("The warm-up window's lines are answered at arrival, then learned by t
     CHECK(pipeline.model().samples_learned() == 3);
     // Every answer is scored as it was given, and the window's part apart.
     CHECK(pipeline.model().metrics().count() == 3);
-    CHECK(pipeline.model().warm_up_metrics().count() == 3);
+    CHECK(pipeline.model().warm_up().regression.count() == 3);
     REQUIRE(pipeline.Push(5, Line(5)).ok());
     REQUIRE(sink.outcomes.size() == 5);
     CHECK(sink.outcomes[4].kind == LineOutcome::Kind::kAnswer);
     CHECK(pipeline.model().metrics().count() == 4);
-    CHECK(pipeline.model().warm_up_metrics().count() == 3);
+    CHECK(pipeline.model().warm_up().regression.count() == 3);
   }
 }
 
@@ -134,16 +134,21 @@ TEST_CASE("The provisional model fits once the window holds enough lines", "[pip
   constexpr int kLines = 120;
   for (int i = 1; i <= kLines; ++i) REQUIRE(pipeline.Push(i, Line(i)).ok());
   REQUIRE(sink.outcomes.size() == kLines);
-  // Past ProvisionalModel::kFirstFitLines, the answers follow the target
-  // better than its mean did.
-  double early = 0, late = 0;
+  // Up to ProvisionalModel::kFirstFitLines the answer is the mean of the
+  // targets so far; past it the model's answers beat that mean.
+  double sum = 0, model_error = 0, mean_error = 0;
   for (int i = 1; i <= kLines; ++i) {
-    const double error = sink.outcomes[i - 1].values[0] - Target(i);
-    (i <= ProvisionalModel::kFirstFitLines ? early : late) += error * error;
+    const double mean = i > 1 ? sum / (i - 1) : 0.0;
+    const double answer = sink.outcomes[i - 1].values[0];
+    if (i <= ProvisionalModel::kFirstFitLines) {
+      CHECK(answer == Approx(mean).margin(1e-12));
+    } else {
+      model_error += (answer - Target(i)) * (answer - Target(i));
+      mean_error += (mean - Target(i)) * (mean - Target(i));
+    }
+    sum += Target(i);
   }
-  early /= ProvisionalModel::kFirstFitLines;
-  late /= kLines - ProvisionalModel::kFirstFitLines;
-  CHECK(late < 0.5 * early);
+  CHECK(model_error < 0.5 * mean_error);
   CHECK(pipeline.learner() == nullptr);
 }
 

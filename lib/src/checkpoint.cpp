@@ -351,6 +351,9 @@ absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& l
   }
   writer.Write<std::uint64_t>(record.task.class_labels.size());
   for (const std::string& label : record.task.class_labels) writer.WriteString(label);
+  WriteRegressionMetrics(writer, record.warm_up.regression);
+  writer.Write(record.warm_up.classified);
+  writer.Write(record.warm_up.classified_right);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -463,6 +466,22 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
   if (version >= 5) {
     if (absl::Status read = ReadClassLabels(reader, *task); !read.ok()) return read;
   }
+  WarmUpScores warm_up;
+  if (version >= 7) {
+    absl::StatusOr<RegressionMetrics> part = ReadRegressionMetrics(reader);
+    if (!part.ok()) return part.status();
+    warm_up.regression = *std::move(part);
+    absl::Status read = reader.Read("warm-up answers", warm_up.classified);
+    if (read.ok()) read = reader.Read("warm-up answers right", warm_up.classified_right);
+    if (!read.ok()) return read;
+    const bool fits = warm_up.regression.count() <= metrics->count() &&
+                      warm_up.classified >= 0 && warm_up.classified_right >= 0 &&
+                      warm_up.classified_right <= warm_up.classified && warm_up.classified <= total;
+    if (!fits) {
+      return absl::DataLossError(
+          absl::StrCat(source, ": the warm-up window's metrics are not a part of the metrics"));
+    }
+  }
   if (reader.remaining() != 0) {
     return absl::DataLossError(
         absl::StrCat(source, ": ", reader.remaining(), " unexpected bytes after the model"));
@@ -471,7 +490,7 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
       *std::move(learner),
       CheckpointRecord{*std::move(task), *std::move(metrics),
                        ClassificationMetrics(classes, std::move(confusion)),
-                       std::move(further_targets)}};
+                       std::move(further_targets), warm_up}};
 }
 
 absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path) {

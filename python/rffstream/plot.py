@@ -65,14 +65,18 @@ def plot(paths, output, metric=None, labels=None, title=None, log_y=False):
     figure, axes = plt.subplots(figsize=(7, 4.2))
     for rows, label, path in zip(runs, labels, paths):
         samples, values = curve(rows, metric, path)
-        axes.plot(samples, values, marker="o", markersize=2.5, linewidth=1.4, label=label)
+        line, = axes.plot(samples, values, marker="o", markersize=2.5, linewidth=1.4, label=label)
+        # Up to here the warm-up window's provisional model answered.
+        window = [row["samples"] for row in rows if row.get("warm_up")]
+        if window:
+            axes.axvline(max(window), color=line.get_color(), linestyle=":", linewidth=1)
     axes.set_xscale("log")
     if log_y:
         axes.set_yscale("log")
     axes.set_xlabel("samples learned")
     axes.set_ylabel(f"progressive {metric.replace('_', ' ')}")
-    axes.set_title(title or "rffstream learning curve (each sample predicted before it is learned)",
-                   fontsize=10)
+    axes.set_title(title or "rffstream learning curve (each sample predicted before it is learned;"
+                            " dotted: end of the warm-up window)", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
     figure.tight_layout()

@@ -295,15 +295,22 @@ class Engine {
     return description;
   }
 
-  // The running (progressive) metrics of the samples learned: of the first
-  // target, and with several targets each one's under "targets".
+  // The running (progressive) metrics of the samples answered: of the first
+  // target, with several targets each one's under "targets", and the
+  // warm-up window's part under "warm_up".
   py::dict Metrics() {
     const std::unique_lock<std::mutex> lock = Lock();
     const app::ModelStage<Real>& stage = estimator_->stage();
     py::dict metrics;
     metrics["samples"] = estimator_->has_model() ? estimator_->learner().samples_learned() : 0;
+    // The warm-up window's answers (the provisional model's), counted
+    // above too: apart, for the reader who wants the tuned model's alone.
+    py::dict warm_up;
     if (estimator_->task().is_classifier()) {
       metrics["accuracy"] = stage.classification().accuracy();
+      warm_up["samples"] = stage.warm_up().classified;
+      warm_up["accuracy"] = stage.warm_up().accuracy();
+      metrics["warm_up"] = warm_up;
       return metrics;
     }
     const auto add = [](py::dict& into, const RegressionMetrics& target) {
@@ -312,6 +319,9 @@ class Engine {
       into["r2"] = target.r_squared();
     };
     add(metrics, stage.metrics());
+    warm_up["samples"] = stage.warm_up().regression.count();
+    add(warm_up, stage.warm_up().regression);
+    metrics["warm_up"] = warm_up;
     if (stage.target_metrics().size() > 1) {
       py::list targets;
       for (const RegressionMetrics& target : stage.target_metrics()) {

@@ -9,6 +9,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import rffstream
 from conftest import write_csv
 from rffstream import plot
 
@@ -38,6 +39,20 @@ def test_metrics_out_rows_are_the_progressive_errors(app, tmp_path, regression_s
         assert row["elapsed_seconds"] >= 0 and row["samples_per_second"] > 0
         previous = n
     assert rows[0]["r2"] is None  # unknown after one sample
+    # The provisional model's rows are marked, the last one at the window's end.
+    window = [row["samples"] for row in rows if row.get("warm_up")]
+    assert window == samples[:len(window)] and window[-1] == 256
+
+
+def test_metrics_show_the_warm_up_window_apart(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor(block=1)
+    priors = model.learn(X[:600], y[:600])
+    assert np.isfinite(priors).all()  # the window's lines are answered too
+    metrics = model.metrics_
+    assert metrics["warm_up"]["samples"] == 256
+    assert metrics["warm_up"]["rmse"] == pytest.approx(np.sqrt(np.mean((priors[:256] - y[:256]) ** 2)))
+    assert metrics["rmse"] == pytest.approx(np.sqrt(np.mean((priors - y[:600]) ** 2)))
 
 
 def test_metrics_out_of_a_classifier_and_every_n(app, tmp_path, class_stream):

@@ -49,10 +49,23 @@ namespace rffstream {
 // 4: the loss, the count of updates, and the metrics of every target (version 3 files are still read: the
 // squared loss, every sample an update). Files of other versions are
 // rejected with a message naming the versions this build reads.
-// 7: the task's category (text) columns and their bucket count.
+// 7: the task's category (text) columns and their bucket count; the
+// metrics' warm-up part.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
+
+// The part of the metrics that a stream's warm-up window earned: the
+// answers of its provisional model (none when nothing was answered so).
+struct WarmUpScores {
+  RegressionMetrics regression;      // of output 0, for regression
+  std::int64_t classified = 0;       // a classifier's answers
+  std::int64_t classified_right = 0;
+
+  double accuracy() const {
+    return static_cast<double>(classified_right) / static_cast<double>(classified);
+  }
+};
 
 // What a checkpoint holds besides the model.
 struct CheckpointRecord {
@@ -62,6 +75,7 @@ struct CheckpointRecord {
   // Of outputs 1, 2, ... of a regression with several targets: none, or one
   // per output after the first.
   std::vector<RegressionMetrics> further_targets = {};
+  WarmUpScores warm_up = {};  // a part of the metrics above
 };
 
 template <class Real>
