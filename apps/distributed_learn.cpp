@@ -29,7 +29,8 @@ std::string ForRank(const std::string& pattern, int rank) {
 }
 
 absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
-  if (options.model.forget != 1.0 && options.input.find(kRankPattern) != std::string::npos) {
+  const absl::StatusOr<double> forget = NumericForget(options.model);
+  if (forget.ok() && *forget != 1.0 && options.input.find(kRankPattern) != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
         "under mpirun, --forget=", options.model.forget,
         " needs one input file: forgetting weighs each line by its place in the stream, and "

@@ -183,6 +183,7 @@ absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOpt
   task.num_classes = options.classes;
   task.standardize_lines = model.standardize;
   task.gamma_from_warm_up = GammaFromWarmUp(model);
+  task.drift_from_stream = TracksDrift(model);
   task.ridge_from_warm_up = RidgeFromWarmUp(model);
   task.kernel_from_warm_up = KernelFromWarmUp(model);
   const int max_inputs = options.max_inputs;

@@ -119,6 +119,7 @@ class LearnOutput : public OutcomeSink {
                        scored_verb);
     }
     PrintWarmUpPart();
+    PrintDrifts();
     if (const BasicLearner<Real>* learner = model.learner();
         learner != nullptr && learner->config().loss == Loss::kHinge &&
         learner->samples_learned() > 0) {
@@ -143,6 +144,22 @@ class LearnOutput : public OutcomeSink {
   }
 
  private:
+  // What --forget=auto saw: the changes, and the memory the model has now.
+  void PrintDrifts() {
+    const DriftTracker<Real>* drift = model_->drift();
+    if (drift == nullptr) return;
+    std::fprintf(log_, "drift (--forget=auto): %zu change%s detected", drift->drifts().size(),
+                 drift->drifts().size() == 1 ? "" : "s");
+    constexpr std::size_t kShown = 10;
+    for (std::size_t i = 0; i < drift->drifts().size() && i < kShown; ++i) {
+      const typename DriftTracker<Real>::Drift& change = drift->drifts()[i];
+      std::fprintf(log_, "%s line %" PRId64 " (errors x%.1f)", i == 0 ? ":" : ",", change.line,
+                   change.size);
+    }
+    std::fprintf(log_, "%s; the model's memory: the last %" PRId64 " lines learned\n",
+                 drift->drifts().size() > kShown ? ", ..." : "", drift->lines_since_restart());
+  }
+
   // The scores above split at the end of the warm-up window, whose lines
   // a provisional model answered while the settings were chosen.
   void PrintWarmUpPart() {
@@ -180,9 +197,14 @@ class LearnOutput : public OutcomeSink {
       }
     }
     const bool warm_up = model_->learner() == nullptr;  // the provisional model answers
+    const DriftTracker<Real>* drift = model_->drift();
+    const bool drifted = drift != nullptr && drift->drifts().size() > drifts_logged_;
+    if (drifted) drifts_logged_ = drift->drifts().size();
     if (classifier) {
+      if (drifted) metrics_log_.MarkDrift(model_->classification());
       metrics_log_.Update(model_->classification(), warm_up);
     } else {
+      if (drifted) metrics_log_.MarkDrift(model_->metrics());
       metrics_log_.Update(model_->metrics(), warm_up);
     }
   }
@@ -192,6 +214,7 @@ class LearnOutput : public OutcomeSink {
   const OutputOptions options_;
   const std::string input_name_;
   ProgressTable progress_;
+  std::size_t drifts_logged_ = 0;  // the changes --metrics_out has marked
   MetricsLog metrics_log_;
   ProgressLine progress_line_;
   const ModelStage<Real>* model_ = nullptr;

@@ -11,6 +11,9 @@
 namespace rffstream::app {
 namespace {
 
+constexpr std::string_view kWarmUpMark = ",\"warm_up\":true";
+constexpr std::string_view kDriftMark = ",\"drift\":true";
+
 // A JSON number, or null for a value not known yet (NaN) or infinite.
 void WriteField(std::FILE* file, const char* name, double value) {
   if (std::isfinite(value)) {
@@ -64,25 +67,43 @@ bool MetricsLog::RowDue(std::int64_t count) {
 }
 
 void MetricsLog::Update(const RegressionMetrics& metrics, bool warm_up) {
-  if (file_ != nullptr && RowDue(metrics.count())) WriteRow(metrics, warm_up);
+  if (file_ != nullptr && RowDue(metrics.count())) {
+    WriteRow(metrics, warm_up ? kWarmUpMark : std::string_view());
+  }
 }
 
 void MetricsLog::Update(const ClassificationMetrics& metrics, bool warm_up) {
-  if (file_ != nullptr && RowDue(metrics.count())) WriteRow(metrics, false, warm_up);
+  if (file_ != nullptr && RowDue(metrics.count())) {
+    WriteRow(metrics, false, warm_up ? kWarmUpMark : std::string_view());
+  }
 }
 
 // Not with --progress_every, whose rows come at exactly its multiples.
 void MetricsLog::EndWarmUp(const RegressionMetrics& metrics) {
-  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) WriteRow(metrics, true);
+  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
+    WriteRow(metrics, kWarmUpMark);
+  }
 }
 
 void MetricsLog::EndWarmUp(const ClassificationMetrics& metrics) {
   if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
-    WriteRow(metrics, false, true);
+    WriteRow(metrics, false, kWarmUpMark);
   }
 }
 
-void MetricsLog::WriteRow(const RegressionMetrics& metrics, bool warm_up) {
+void MetricsLog::MarkDrift(const RegressionMetrics& metrics) {
+  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
+    WriteRow(metrics, kDriftMark);
+  }
+}
+
+void MetricsLog::MarkDrift(const ClassificationMetrics& metrics) {
+  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
+    WriteRow(metrics, false, kDriftMark);
+  }
+}
+
+void MetricsLog::WriteRow(const RegressionMetrics& metrics, std::string_view mark) {
   const std::int64_t since = metrics.count() - last_row_count_;
   const double sum_absolute_error = metrics.state().sum_absolute_error;
   std::fprintf(file_.get(), "{\"samples\":%" PRId64, metrics.count());
@@ -92,14 +113,14 @@ void MetricsLog::WriteRow(const RegressionMetrics& metrics, bool warm_up) {
   WriteField(file_.get(), "mae", metrics.mean_absolute_error());
   WriteField(file_.get(), "mae_since", Ratio(sum_absolute_error - last_row_sum_absolute_error_, since));
   WriteField(file_.get(), "r2", metrics.r_squared());
-  WriteRate(metrics.count(), warm_up);
+  WriteRate(metrics.count(), mark);
   last_row_count_ = metrics.count();
   last_row_sum_squared_error_ = metrics.sum_squared_error();
   last_row_sum_absolute_error_ = sum_absolute_error;
 }
 
 void MetricsLog::WriteRow(const ClassificationMetrics& metrics, bool with_confusion,
-                          bool warm_up) {
+                          std::string_view mark) {
   last_row_offset_ = std::ftell(file_.get());
   row_before_count_ = last_row_count_;
   row_before_correct_ = last_row_correct_;
@@ -122,17 +143,17 @@ void MetricsLog::WriteRow(const ClassificationMetrics& metrics, bool with_confus
     }
     std::fputs("]]", file_.get());
   }
-  WriteRate(metrics.count(), warm_up);
+  WriteRate(metrics.count(), mark);
   last_row_count_ = metrics.count();
   last_row_correct_ = metrics.correct();
 }
 
-void MetricsLog::WriteRate(std::int64_t count, bool warm_up) {
+void MetricsLog::WriteRate(std::int64_t count, std::string_view mark) {
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   WriteField(file_.get(), "samples_per_second",
              seconds > 0 ? static_cast<double>(count - resumed_count_) / seconds : std::nan(""));
   WriteField(file_.get(), "elapsed_seconds", seconds);
-  std::fputs(warm_up ? ",\"warm_up\":true}\n" : "}\n", file_.get());
+  std::fprintf(file_.get(), "%.*s}\n", static_cast<int>(mark.size()), mark.data());
 }
 
 absl::Status MetricsLog::Finish(const RegressionMetrics& metrics) {

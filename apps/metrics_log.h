@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -49,6 +50,10 @@ class MetricsLog {
   // rows come every N samples).
   void EndWarmUp(const RegressionMetrics& metrics);
   void EndWarmUp(const ClassificationMetrics& metrics);
+  // The stream drifted (--forget=auto) at this line: a row here, marked
+  // "drift":true.
+  void MarkDrift(const RegressionMetrics& metrics);
+  void MarkDrift(const ClassificationMetrics& metrics);
   // The last row (unless just written), then closes the file; names the
   // file when a write failed. A classifier's last row also holds the whole
   // confusion matrix ("confusion": rows of true classes), which the summary
@@ -59,13 +64,14 @@ class MetricsLog {
  private:
   MetricsLog(std::FILE* file, std::string path, std::int64_t every);
   bool RowDue(std::int64_t count);
-  void WriteRow(const RegressionMetrics& metrics, bool warm_up = false);
+  // `mark`: a field that ends the row (",\"warm_up\":true"), or empty.
+  void WriteRow(const RegressionMetrics& metrics, std::string_view mark = {});
   // `with_confusion`: the last row, with the confusion matrix.
   void WriteRow(const ClassificationMetrics& metrics, bool with_confusion = false,
-                bool warm_up = false);
+                std::string_view mark = {});
   // The fields every row ends with, and the row's end.
-  // The rate fields and, for a warm-up row, its mark; ends the row.
-  void WriteRate(std::int64_t count, bool warm_up);
+  // The rate fields and the row's mark; ends the row.
+  void WriteRate(std::int64_t count, std::string_view mark);
   absl::Status Close();
 
   struct FileCloser {

@@ -27,8 +27,10 @@ ABSL_FLAG(double, lengthscale, 0.0,
 ABSL_FLAG(std::string, ridge, "auto",
           "ridge regularization strength lambda: a number, or auto = chosen on the warm-up "
           "window by exact leave-one-out error");
-ABSL_FLAG(double, forget, 1.0,
-          "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t");
+ABSL_FLAG(std::string, forget, "auto",
+          "forgetting factor beta in (0, 1]: a sample t steps old weighs beta^t; auto = 1 "
+          "(every sample weighs the same, exact ridge) until the a-priori errors rise to a new "
+          "level and stay there (drift): the model then forgets all but the most recent lines");
 ABSL_FLAG(bool, intercept, true, "fit a constant offset as an extra feature");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the random frequencies (the same on every platform)");
 ABSL_FLAG(std::string, precision, "float64",

@@ -165,7 +165,9 @@ absl::StatusOr<LearnerConfig> LearnerConfigFromOptions(const ModelOptions& optio
   absl::StatusOr<std::optional<double>> ridge = NumericRidge(options);
   if (!ridge.ok()) return ridge.status();
   config.ridge = ridge->value_or(kFallbackRidge);  // auto: tuned later
-  config.forgetting = options.forget;
+  absl::StatusOr<double> forget = NumericForget(options);
+  if (!forget.ok()) return forget.status();
+  config.forgetting = *forget;
   config.intercept = options.intercept;
   config.num_outputs = num_outputs;
   absl::StatusOr<Loss> loss = ParseLoss(options.loss);
@@ -216,8 +218,13 @@ absl::Status CheckOptionsAgreeWithModel(const ModelOptions& options, const Input
   conflict(given.Has("ridge") && !ridge_agrees, "ridge", options.ridge,
            task.ridge_from_warm_up ? absl::StrCat(model.ridge, ", chosen by --ridge=auto")
                                    : absl::StrCat(model.ridge));
-  conflict(given.Has("forget") && options.forget != model.forgetting, "forget",
-           absl::StrCat(options.forget), absl::StrCat(model.forgetting));
+  const absl::StatusOr<double> forget = NumericForget(options);
+  const bool forget_agrees = TracksDrift(options)
+                                 ? task.drift_from_stream
+                                 : !task.drift_from_stream && forget.ok() &&
+                                       *forget == model.forgetting;
+  conflict(given.Has("forget") && !forget_agrees, "forget", options.forget,
+           task.drift_from_stream ? std::string("auto") : absl::StrCat(model.forgetting));
   conflict(given.Has("intercept") && options.intercept != model.intercept, "intercept",
            options.intercept ? "true" : "false", model.intercept ? "true" : "false");
   conflict(given.Has("loss") && options.loss != LossName(model.loss), "loss", options.loss,
@@ -233,6 +240,19 @@ absl::Status CheckOptionsAgreeWithModel(const ModelOptions& options, const Input
   return absl::InvalidArgumentError(absl::StrCat("flags conflict with the model loaded from ", path,
                                                  ": ", absl::StrJoin(conflicts, ", ")));
 }
+
+absl::StatusOr<double> NumericForget(const ModelOptions& options) {
+  const std::string& text = options.forget;
+  if (text == "auto") return 1.0;
+  double forget = 0.0;
+  if (!absl::SimpleAtod(text, &forget)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--forget=", text, ": expected a number in (0, 1] or auto"));
+  }
+  return forget;  // its range: LearnerConfig::Validate
+}
+
+bool TracksDrift(const ModelOptions& options) { return options.forget == "auto"; }
 
 bool GammaFromWarmUp(const ModelOptions& options) {
   return options.gamma == "auto" && !LengthscalesGiven(options);

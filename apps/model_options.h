@@ -57,6 +57,11 @@ bool KernelFromWarmUp(const ModelOptions& options);
 // --sampler=leverage: the features are selected on the warm-up window.
 bool FeaturesFromWarmUp(const ModelOptions& options);
 bool ChoosesOnWarmUp(const ModelOptions& options);
+// --forget=auto (the default): β = 1, and the model starts over when the
+// stream drifts (apps/drift_tracker.h).
+bool TracksDrift(const ModelOptions& options);
+// --forget as β (1 for auto).
+[[nodiscard]] absl::StatusOr<double> NumericForget(const ModelOptions& options);
 
 // A classifier's warm-up window is at least this many lines per class.
 inline constexpr int kWarmUpLinesPerClass = 80;

@@ -45,6 +45,10 @@ void ModelStage<Real>::Start(BasicLearner<Real> learner) {
     learner_->SetThreadPool(pool_);
   }
   feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
+  // A data-parallel run's ranks merge one shared model: none restarts alone.
+  if (task_.drift_from_stream && settings_.learns && delta_ == nullptr) {
+    drift_.emplace(task_.num_inputs(), task_.num_outputs());
+  }
 }
 
 template <class Real>
@@ -102,6 +106,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     block_targets_.resize(block_targets_.size() + model_targets_.size());
     EncodeTargets<Real>(task_, targets,
                         std::span<Real>(block_targets_).last(model_targets_.size()));
+    if (drift_) drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()));
     block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
     block_line_numbers_.push_back(line_number);
     if (static_cast<int>(block_line_numbers_.size()) == settings_.block_size) {
@@ -121,8 +126,10 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
       settings_.with_variance ? learner_->PredictRowWithVariance(row).variance : Real{0};
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
+    if (drift_) drift_->Remember(inputs, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
     if (delta_ != nullptr) delta_->Add(row, model_targets_, line_number - clock_offset_);
+    if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) drift_->Restart(*learner_);
     return Answer(line_number, priors_, variance, targets, sink);
   }
   if (!labelled) ++predicted_only_;
@@ -147,6 +154,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   // Every line of the block was learned or refused: all get their outcome,
   // even when the sink asks to stop at one of them.
   bool go_on = true;
+  bool drifted = false;
   for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
     const std::span<const Real> priors =
         std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
@@ -155,6 +163,11 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
                   std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
                   block_line_numbers_[s] - clock_offset_);
     }
+    if (drift_ && AllFinite<Real>(priors)) {
+      drifted |= drift_->Observe(block_line_numbers_[s],
+                                 std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
+                                 priors);
+    }
     const bool taken =
         AllFinite<Real>(priors)
             ? Answer(block_line_numbers_[s], priors, Real{0},
@@ -162,6 +175,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
             : Refuse(block_line_numbers_[s], sink);
     go_on = go_on && taken;
   }
+  if (drifted) drift_->Restart(*learner_);  // the whole block was learned before
   block_rows_.clear();
   block_inputs_.clear();
   block_targets_.clear();
@@ -188,6 +202,7 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
   std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
   learner_->MapRow(converted_inputs_, feature_row_);
   EncodeTargets<Real>(task_, targets, model_targets_);
+  if (drift_) drift_->Remember(inputs, model_targets_);
   // A refused line was answered already; it is simply not learned.
   if (learner_->LearnRowOutputs(feature_row_, model_targets_, priors_) && delta_ != nullptr) {
     delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "drift_tracker.h"
 #include "line_outcome.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/classification_metrics.h"
@@ -59,6 +60,7 @@ class ModelStage {
   void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset) {
     delta_ = delta;
     clock_offset_ = clock_offset;
+    if (delta_ != nullptr) drift_.reset();  // one shared model: no rank restarts it alone
   }
   BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
   BasicCheckpoint<Real> Snapshot() const;
@@ -101,6 +103,8 @@ class ModelStage {
   std::int64_t predicted_only() const { return predicted_only_; }  // unlabelled lines answered
   // The part of the metrics that the warm-up window's provisional model earned.
   const WarmUpScores& warm_up() const { return warm_up_; }
+  // With --forget=auto, what the drift tracking saw; else null.
+  const DriftTracker<Real>* drift() const { return drift_ ? &*drift_ : nullptr; }
   std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
 
   static constexpr std::string_view kTooLarge =
@@ -121,6 +125,7 @@ class ModelStage {
   std::vector<RegressionMetrics> target_metrics_;
   ClassificationMetrics classification_{0};
   WarmUpScores warm_up_;
+  std::optional<DriftTracker<Real>> drift_;
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
   std::int64_t clock_offset_ = 0;

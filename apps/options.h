@@ -62,7 +62,7 @@ struct ModelOptions {
   std::string gamma = "auto";
   double lengthscale = 0.0;
   std::string ridge = "auto";
-  double forget = 1.0;
+  std::string forget = "auto";  // a number, or auto (β = 1, restarted on drift)
   bool intercept = true;
   std::uint64_t seed = 1;
   std::string precision = "float64";

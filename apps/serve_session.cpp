@@ -39,7 +39,8 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number,
 
 int ServeBlockSize(const StreamOptions& options, int bytes_per_number) {
   const OutputOptions& output = options.output;
-  const bool blocks = options.model.forget == 1.0 && !output.variance &&
+  const absl::StatusOr<double> forget = NumericForget(options.model);
+  const bool blocks = forget.ok() && *forget == 1.0 && !output.variance &&
                       (output.block_given ? output.block > 1 : bytes_per_number == 8);
   if (!blocks) return 1;
   return output.block_given ? output.block : kMaxLinesPerBatch;
@@ -175,6 +176,23 @@ absl::Status ServeSession<Real>::Stop() {
   return Save();
 }
 
+// With --forget=auto: the changes detected (the lines of the last few) and
+// the lines the model now remembers, for !stats.
+template <class Real>
+std::string Drifts(const ModelStage<Real>& model) {
+  const DriftTracker<Real>* drift = model.drift();
+  if (drift == nullptr) return "";
+  // The last few, so that an answer stays small however long the stream.
+  constexpr std::size_t kShown = 10;
+  const auto& drifts = drift->drifts();
+  std::string lines;
+  for (std::size_t i = drifts.size() > kShown ? drifts.size() - kShown : 0; i < drifts.size(); ++i) {
+    absl::StrAppend(&lines, lines.empty() ? "" : ",", drifts[i].line);
+  }
+  return absl::StrCat(" drifts ", drift->drifts().size(), lines.empty() ? "" : " drift_lines ",
+                      lines, " memory_lines ", drift->lines_since_restart());
+}
+
 template <class Real>
 std::string ServeSession<Real>::Control(std::string_view command) {
   if (command == "ping") return "pong";
@@ -221,7 +239,7 @@ std::string ServeSession<Real>::Control(std::string_view command) {
                                                " warm_up_accuracy ", Number(window.accuracy()))
                                 : std::string();
       return absl::StrCat("samples ", metrics.count(), " accuracy ", Number(metrics.accuracy()),
-                          warm_up, updates, confusion, connections);
+                          warm_up, Drifts(model), updates, confusion, connections);
     }
     const RegressionMetrics& metrics = model.metrics();
     const RegressionMetrics& window = model.warm_up().regression;
@@ -231,7 +249,7 @@ std::string ServeSession<Real>::Control(std::string_view command) {
                            : std::string();
     return absl::StrCat("samples ", metrics.count(), " mse ", Number(metrics.mean_squared_error()),
                         " mae ", Number(metrics.mean_absolute_error()), " r2 ",
-                        Number(metrics.r_squared()), warm_up, connections);
+                        Number(metrics.r_squared()), warm_up, Drifts(model), connections);
   }
   if (command == "save") {
     const absl::Status status = Save();

@@ -60,14 +60,15 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
 
 // Removes what version 7 added, for files of older formats made from new
 // ones: the task's category columns (an empty list, a u64, and the bucket
-// count, an i32, after the task's flags) and the metrics' warm-up part
-// (5 numbers of regression metrics and 2 counts, before the checksum).
+// count, an i32) and drift flag (a byte, 0) after the task's other flags,
+// and the metrics' warm-up part (5 numbers of regression metrics and 2
+// counts, before the checksum).
 void RemoveVersion7Fields(std::string& bytes) {
   const std::uint64_t no_columns = 0;
   const std::int32_t buckets = Task::kDefaultCategoryBuckets;
   const std::string fields =
       std::string(reinterpret_cast<const char*>(&no_columns), sizeof(no_columns)) +
-      std::string(reinterpret_cast<const char*>(&buckets), sizeof(buckets));
+      std::string(reinterpret_cast<const char*>(&buckets), sizeof(buckets)) + std::string(1, '\0');
   const std::size_t at = bytes.find(fields);
   REQUIRE(at != std::string::npos);
   REQUIRE(bytes.find(fields, at + 1) == std::string::npos);

@@ -188,6 +188,40 @@ TEST_CASE("A missing (NaN) input is learned as the input's mean", "[learner][mis
   CHECK(with_missing->samples_learned() == 80);
 }
 
+TEST_CASE("A learner forgotten to its prior learns as a new one", "[learner][drift]") {
+  for (const bool hinge : {false, true}) {
+    LearnerConfig config = TestConfig(FeatureMapKind::kPhase, true);
+    if (hinge) {
+      config.loss = Loss::kHinge;
+      config.num_outputs = 2;
+    }
+    absl::StatusOr<Learner> used = Learner::Create(config);
+    absl::StatusOr<Learner> fresh = Learner::Create(config);
+    REQUIRE(used.ok());
+    REQUIRE(fresh.ok());
+    const Stream stream = MakeStream(60, 5);
+    std::vector<double> targets(static_cast<std::size_t>(config.num_outputs));
+    std::vector<double> priors(targets.size()), fresh_priors(targets.size());
+    const auto targets_of = [&](std::size_t t) {
+      std::fill(targets.begin(), targets.end(), hinge ? -1.0 : stream.targets[t]);
+      if (hinge) targets[t % 2] = 1.0;
+      return std::span<const double>(targets);
+    };
+    for (std::size_t t = 0; t < 30; ++t) used->LearnOutputs(stream.inputs[t], targets_of(t), priors);
+    used->ForgetToPrior();
+    for (std::size_t t = 30; t < 60; ++t) {
+      used->LearnOutputs(stream.inputs[t], targets_of(t), priors);
+      fresh->LearnOutputs(stream.inputs[t], targets_of(t), fresh_priors);
+      CHECK(priors == fresh_priors);
+    }
+    for (int k = 0; k < config.num_outputs; ++k) {
+      CHECK(std::equal(used->weights(k).begin(), used->weights(k).end(),
+                       fresh->weights(k).begin()));
+    }
+    CHECK(used->samples_learned() == 60);  // the counts go on
+  }
+}
+
 TEST_CASE("Golden prediction for a fixed seed and stream", "[learner]") {
   LearnerConfig config;
   config.features.input_dimension = 3;

@@ -197,6 +197,7 @@ void WriteTask(internal::ByteWriter& writer, const Task& task) {
   writer.Write<std::uint8_t>(task.kernel_from_warm_up ? 1 : 0);
   writer.WriteArray<int>(task.categorical_columns);
   writer.Write<std::int32_t>(task.category_buckets);
+  writer.Write<std::uint8_t>(task.drift_from_stream ? 1 : 0);
 }
 
 // Column lists and names are bounded by what the rest of the file can hold.
@@ -247,6 +248,9 @@ absl::StatusOr<Task> ReadTask(internal::ByteReader& reader, std::uint32_t versio
       return absl::DataLossError(absl::StrCat(reader.source(), ": ", task.category_buckets,
                                               " category buckets"));
     }
+    std::uint8_t drift_from_stream = 0;
+    if (status.ok()) status = reader.Read("task drift flag", drift_from_stream);
+    task.drift_from_stream = drift_from_stream != 0;
   }
   if (!status.ok()) return status;
   if (format > static_cast<std::uint32_t>(InputFormat::kLibsvm)) {

@@ -197,6 +197,12 @@ bool BasicLearner<Real>::LearnRowHinge(std::span<const Real> row, std::span<cons
 }
 
 template <class Real>
+void BasicLearner<Real>::ForgetToPrior() {
+  rls_ = MakeEngines<Real>(config_, row_length());
+  for (BasicRls<Real>& rls : rls_) rls.SetThreadPool(pool_);
+}
+
+template <class Real>
 void BasicLearner<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
   for (BasicRls<Real>& rls : rls_) rls.SetThreadPool(pool);
   pool_ = std::move(pool);

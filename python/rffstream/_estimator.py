@@ -17,7 +17,7 @@ MODEL_DEFAULTS = {
     "kernel": "gaussian",
     "gamma": "auto",
     "ridge": "auto",
-    "forget": 1.0,
+    "forget": "auto",
     "map": "phase",
     "sampler": "iid",
     "precision": "float64",
@@ -37,7 +37,7 @@ DEFAULT_BLOCK = 64
 
 def _option_text(name, value):
     """A model option as the engine (the command line) reads it."""
-    if name in ("gamma", "ridge"):
+    if name in ("gamma", "ridge", "forget"):
         return value if isinstance(value, str) else repr(float(value))
     if name == "lengthscales":
         if isinstance(value, str):
@@ -168,6 +168,13 @@ class StreamingEstimator(BaseEstimator):
     def metrics_(self):
         """The progressive metrics: every sample predicted before it was learned."""
         return self._fitted_engine().metrics()
+
+    @property
+    def drifts_(self):
+        """With forget='auto' (the default), the changes of the stream detected:
+        (sample number, error level over the level before); at each the model
+        forgot to its prior and learned the last 64 samples again."""
+        return self._fitted_engine().drifts()
 
     def end_warm_up(self):
         """Builds the model now from the samples the warm-up window holds."""

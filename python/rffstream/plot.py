@@ -70,13 +70,17 @@ def plot(paths, output, metric=None, labels=None, title=None, log_y=False):
         window = [row["samples"] for row in rows if row.get("warm_up")]
         if window:
             axes.axvline(max(window), color=line.get_color(), linestyle=":", linewidth=1)
+        # Where the stream drifted and the model started over (--forget=auto).
+        for row in rows:
+            if row.get("drift"):
+                axes.axvline(row["samples"], color=line.get_color(), linestyle="--", linewidth=1)
     axes.set_xscale("log")
     if log_y:
         axes.set_yscale("log")
     axes.set_xlabel("samples learned")
     axes.set_ylabel(f"progressive {metric.replace('_', ' ')}")
     axes.set_title(title or "rffstream learning curve (each sample predicted before it is learned;"
-                            " dotted: end of the warm-up window)", fontsize=10)
+                            " dotted: end of the warm-up window; dashed: drift)", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
     figure.tight_layout()

@@ -282,7 +282,11 @@ class Engine {
     description["gamma"] = config.features.gamma;
     description["lengthscales"] = config.features.lengthscales;
     description["ridge"] = config.ridge;
-    description["forget"] = config.forgetting;
+    if (estimator_->task().drift_from_stream) {
+      description["forget"] = "auto";
+    } else {
+      description["forget"] = config.forgetting;
+    }
     description["map"] = std::string(FeatureMapKindName(config.features.map));
     description["sampler"] = std::string(FrequencySamplerName(config.features.sampler));
     description["seed"] = config.features.seed;
@@ -293,6 +297,19 @@ class Engine {
     description["input_offset"] = config.features.input_offset;
     description["input_scale"] = config.features.input_scale;
     return description;
+  }
+
+  // With forget='auto', the changes detected: (sample, error level over
+  // the level before), in stream order; samples count from 1.
+  py::list Drifts() {
+    const std::unique_lock<std::mutex> lock = Lock();
+    py::list drifts;
+    if (const app::DriftTracker<Real>* drift = estimator_->stage().drift()) {
+      for (const typename app::DriftTracker<Real>::Drift& change : drift->drifts()) {
+        drifts.append(py::make_tuple(change.line, change.size));
+      }
+    }
+    return drifts;
   }
 
   // The running (progressive) metrics of the samples answered: of the first
@@ -592,7 +609,7 @@ app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
     else if (name == "gamma") as(options.gamma, "a string");
     else if (name == "lengthscale") as(options.lengthscale, "a number");
     else if (name == "ridge") as(options.ridge, "a string");
-    else if (name == "forget") as(options.forget, "a number");
+    else if (name == "forget") as(options.forget, "a number or 'auto'");
     else if (name == "intercept") as(options.intercept, "True or False");
     else if (name == "seed") as(options.seed, "an integer in [0, 2**64)");
     else if (name == "precision") as(options.precision, "a string");
@@ -667,6 +684,7 @@ void BindEngine(py::module_& module, const char* name) {
       .def("held", &E::Held)
       .def("description", &E::Description)
       .def("metrics", &E::Metrics)
+      .def("drifts", &E::Drifts)
       .def("take_messages", &E::TakeMessages)
       .def("set_input_keys", &E::SetInputKeys, py::arg("keys"))
       .def_property_readonly("has_model", &E::has_model)

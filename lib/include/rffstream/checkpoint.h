@@ -49,8 +49,8 @@ namespace rffstream {
 // 4: the loss, the count of updates, and the metrics of every target (version 3 files are still read: the
 // squared loss, every sample an update). Files of other versions are
 // rejected with a message naming the versions this build reads.
-// 7: the task's category (text) columns and their bucket count; the
-// metrics' warm-up part.
+// 7: the task's category (text) columns and their bucket count, whether
+// it tracks drift; the metrics' warm-up part.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;

@@ -132,6 +132,11 @@ class BasicLearner {
   // copy of the learner shares the pool. Allocates; learning then allocates
   // no more than with one thread.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
+  // Forgets every sample learned: the weights and P return to the prior,
+  // as after Create(), for a stream that changed (ChangeDetector). The
+  // feature map is kept, so MapRow() may go on on another thread; the
+  // counts (samples_learned(), updates()) go on too. Allocates.
+  void ForgetToPrior();
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 
   std::int64_t samples_learned() const { return samples_learned_; }

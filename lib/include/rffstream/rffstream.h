@@ -13,6 +13,7 @@
 #define RFFSTREAM_RFFSTREAM_H_
 
 #include "rffstream/bandwidth.h"
+#include "rffstream/change_detector.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/classification_metrics.h"
 #include "rffstream/csv_line_parser.h"

@@ -81,6 +81,8 @@ struct Task {
   bool gamma_from_warm_up = false;
   bool ridge_from_warm_up = false;
   bool kernel_from_warm_up = false;
+  // The model starts over when the stream drifts (--forget=auto).
+  bool drift_from_stream = false;
 
   bool operator==(const Task&) const = default;
 

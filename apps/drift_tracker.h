@@ -1,0 +1,65 @@
+// File: apps/drift_tracker.h
+//
+// --forget=auto: the model learns with β = 1 (every sample weighs the same:
+// exact ridge on a stationary stream) and watches its a-priori errors
+// (rffstream/change_detector.h). When they rise to a new level and stay
+// there, what it learned no longer holds: it forgets to its prior and
+// learns the last kRelearnedLines lines again, which mostly follow the new
+// regime, so that it tracks the change at once instead of weighing it
+// against everything before. Memory: kRelearnedLines inputs and targets.
+#ifndef RFFSTREAM_APPS_DRIFT_TRACKER_H_
+#define RFFSTREAM_APPS_DRIFT_TRACKER_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rffstream/change_detector.h"
+#include "rffstream/learner.h"
+
+namespace rffstream::app {
+
+template <class Real>
+class DriftTracker {
+ public:
+  static constexpr int kRelearnedLines = 64;
+
+  struct Drift {
+    std::int64_t line = 0;  // where it was detected
+    double size = 0;        // the error level then, over the level before
+  };
+
+  DriftTracker(int input_dimension, int num_outputs);
+
+  // A labelled line about to be learned, in stream order (the warm-up
+  // window's too, whose errors are not the model's and are not observed).
+  void Remember(std::span<const double> inputs, std::span<const Real> targets);
+  // Its a-priori predictions once learned; true when the stream changed.
+  bool Observe(std::int64_t line, std::span<const Real> targets, std::span<const Real> priors);
+  // The model forgets everything but the lines remembered, which it learns.
+  void Restart(BasicLearner<Real>& learner);
+
+  const std::vector<Drift>& drifts() const { return drifts_; }
+  // The lines the model has learned since its last restart (its memory).
+  std::int64_t lines_since_restart() const { return lines_since_restart_; }
+
+ private:
+  ChangeDetector detector_;
+  const std::size_t input_dimension_;
+  const std::size_t num_outputs_;
+  // The last kRelearnedLines lines, a ring: `next_` is the oldest once full.
+  std::vector<Real> inputs_;
+  std::vector<Real> targets_;
+  int remembered_ = 0;
+  int next_ = 0;
+  std::vector<Real> priors_;
+  std::vector<Drift> drifts_;
+  std::int64_t lines_since_restart_ = 0;
+};
+
+extern template class DriftTracker<float>;
+extern template class DriftTracker<double>;
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_DRIFT_TRACKER_H_

@@ -1,0 +1,35 @@
+"""forget='auto' (the default): a stream that changes is tracked, and the
+changes are exposed as drifts_; a stationary one is learned as with β = 1."""
+
+import numpy as np
+
+import rffstream
+
+
+def switching_stream(rows=6000, switch_at=3000, seed=4):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(rows, 2))
+    y = np.where(np.arange(rows) < switch_at, X[:, 0] ** 2 + 0.5 * X[:, 0],
+                 4.0 + 2.0 * np.cos(3 * X[:, 1]))
+    return X, y + 0.05 * rng.normal(size=rows)
+
+
+def test_a_change_is_tracked_and_reported():
+    X, y = switching_stream()
+    tracked = rffstream.Regressor(features=64, gamma=1.0, ridge=0.01)
+    fixed = rffstream.Regressor(features=64, gamma=1.0, ridge=0.01, forget=1.0)
+    a, b = tracked.learn(X, y), fixed.learn(X, y)
+    assert len(tracked.drifts_) == 1
+    sample, size = tracked.drifts_[0]
+    assert 3000 < sample < 3100 and size >= 2
+    assert fixed.drifts_ == []
+    after = slice(3200, None)
+    assert np.mean((a[after] - y[after]) ** 2) < 0.2 * np.mean((b[after] - y[after]) ** 2)
+    assert tracked.get_params()["forget"] == "auto"
+
+
+def test_a_stationary_stream_is_learned_as_with_beta_one(regression_stream):
+    X, y = regression_stream
+    auto = rffstream.Regressor(block=1).learn(X, y)
+    one = rffstream.Regressor(block=1, forget=1.0).learn(X, y)
+    np.testing.assert_array_equal(auto, one)

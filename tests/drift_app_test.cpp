@@ -1,0 +1,81 @@
+// End-to-end tests of --forget=auto (the default): a stream whose target
+// changes is tracked, a stationary one is learned exactly as with β = 1.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "tests/app_process.h"
+
+namespace {
+
+using namespace rffstream::testing;
+
+// Two smooth inputs; the target follows one function up to `switch_at`,
+// then another, of the other input and a different level.
+std::string SwitchingCsv(int lines, int switch_at) {
+  std::string csv;
+  for (int t = 0; t < lines; ++t) {
+    const double a = std::sin(0.37 * t), b = std::cos(0.23 * t);
+    const double y = t < switch_at ? a * a + 0.5 * a : 4.0 + 2.0 * b;
+    csv += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(y) + "\n";
+  }
+  return csv;
+}
+
+double MeanSquaredError(const std::vector<std::string>& answers, const std::string& csv, int from,
+                        int to) {
+  const std::vector<std::string> lines = Lines(csv);
+  double sum = 0;
+  for (int t = from; t < to; ++t) {
+    const double target = std::stod(lines[t].substr(lines[t].rfind(',') + 1));
+    sum += (std::stod(answers[t]) - target) * (std::stod(answers[t]) - target);
+  }
+  return sum / (to - from);
+}
+
+TEST_CASE("A change of the stream is detected, named and tracked", "[app][drift]") {
+  const std::string csv = SwitchingCsv(6000, 3000);
+  const std::string flags = "--predictions=- --features=32 --gamma=1 --ridge=0.01";
+  const RunResult tracked = RunApp("learn " + flags, csv);
+  const RunResult fixed = RunApp("learn --forget=1 " + flags, csv);
+  REQUIRE(tracked.exit_code == 0);
+  REQUIRE(fixed.exit_code == 0);
+  const std::string named = "drift (--forget=auto): 1 change detected: line 30";
+  CHECK(tracked.err.find(named) != std::string::npos);
+  CHECK(fixed.err.find("drift") == std::string::npos);
+  // After the change the tracked model is far better.
+  const std::vector<std::string> a = Lines(tracked.out), b = Lines(fixed.out);
+  REQUIRE(a.size() == 6000);
+  REQUIRE(b.size() == 6000);
+  CHECK(MeanSquaredError(a, csv, 3200, 6000) < 0.2 * MeanSquaredError(b, csv, 3200, 6000));
+  // Before it, the two are the same model.
+  for (int t = 0; t < 3000; ++t) CHECK(a[t] == b[t]);
+}
+
+TEST_CASE("On a stationary stream --forget=auto is beta = 1 to the bit", "[app][drift]") {
+  const RunResult tracked = RunApp("learn --predictions=- --features=32", SmoothCsv(3000));
+  const RunResult fixed = RunApp("learn --predictions=- --features=32 --forget=1", SmoothCsv(3000));
+  CHECK(tracked.out == fixed.out);
+  CHECK(tracked.err.find("drift (--forget=auto): 0 changes detected; the model's memory: the "
+                         "last 3000 lines learned") != std::string::npos);
+}
+
+TEST_CASE("A model keeps tracking drift after a load, and says so", "[app][drift][checkpoint]") {
+  TempDir dir;
+  const std::string model = dir.File("m.rff");
+  const std::string csv = SwitchingCsv(6000, 3000);
+  const std::vector<std::string> lines = Lines(csv);
+  std::string first, second;
+  for (int t = 0; t < 6000; ++t) (t < 2000 ? first : second) += lines[t] + "\n";
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + model, first).exit_code == 0);
+  const RunResult resumed = RunApp("learn --load=" + model, second);
+  CHECK(resumed.exit_code == 0);
+  CHECK(resumed.err.find("1 change detected: line 10") != std::string::npos);
+  const RunResult conflict = RunApp("learn --forget=0.99 --load=" + model, second);
+  CHECK(conflict.exit_code == 2);
+  CHECK(conflict.err.find("--forget=0.99 (the model has auto)") != std::string::npos);
+  CHECK(RunApp("learn --forget=sometimes", first).exit_code == 2);
+}
+
+}  // namespace
