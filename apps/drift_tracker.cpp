@@ -6,7 +6,11 @@ namespace rffstream::app {
 
 template <class Real>
 DriftTracker<Real>::DriftTracker(int input_dimension, int num_outputs)
-    : input_dimension_(static_cast<std::size_t>(input_dimension)),
+    : slow_(ChangeDetector::Options{.short_half_life = 500,
+                                    .long_half_life = 10000,
+                                    .threshold = 1.5,
+                                    .min_samples = 1000}),
+      input_dimension_(static_cast<std::size_t>(input_dimension)),
       num_outputs_(static_cast<std::size_t>(num_outputs)),
       inputs_(kRelearnedLines * input_dimension_),
       targets_(kRelearnedLines * num_outputs_),
@@ -29,8 +33,13 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
     const double error = static_cast<double>(targets[output]) - static_cast<double>(priors[output]);
     squared_error += error * error;
   }
-  if (!detector_.Add(squared_error)) return false;
-  drifts_.push_back({line, detector_.last_change_ratio()});
+  const bool fast = fast_.Add(squared_error);
+  const bool slow = slow_.Add(squared_error);
+  if (!fast && !slow) return false;
+  drifts_.push_back({line, fast ? fast_.last_change_ratio() : slow_.last_change_ratio()});
+  // Both start over from the new regime.
+  fast_ = ChangeDetector(fast_.options());
+  slow_ = ChangeDetector(slow_.options());
   return true;
 }
 

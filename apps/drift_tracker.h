@@ -2,7 +2,8 @@
 //
 // --forget=auto: the model learns with β = 1 (every sample weighs the same:
 // exact ridge on a stationary stream) and watches its a-priori errors
-// (rffstream/change_detector.h). When they rise to a new level and stay
+// (rffstream/change_detector.h: a fast detector and a slow one). When they
+// rise to a new level and stay
 // there, what it learned no longer holds: it forgets to its prior and
 // learns the last kRelearnedLines lines again, which mostly follow the new
 // regime, so that it tracks the change at once instead of weighing it
@@ -44,7 +45,10 @@ class DriftTracker {
   std::int64_t lines_since_restart() const { return lines_since_restart_; }
 
  private:
-  ChangeDetector detector_;
+  // A fast one for abrupt changes, a slow one for gradual drift, whose
+  // errors rise too slowly for the fast one's reference to fall behind.
+  ChangeDetector fast_;
+  ChangeDetector slow_;
   const std::size_t input_dimension_;
   const std::size_t num_outputs_;
   // The last kRelearnedLines lines, a ring: `next_` is the oldest once full.

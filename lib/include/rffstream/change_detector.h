@@ -40,6 +40,7 @@ class ChangeDetector {
   // the detector starts over. A non-finite error is ignored.
   bool Add(double squared_error);
 
+  const Options& options() const { return options_; }
   // The recent level over the reference at the last change (its size).
   double last_change_ratio() const { return last_change_ratio_; }
   std::int64_t samples_since_change() const { return samples_; }
