@@ -22,6 +22,7 @@
 #include "printable_text.h"
 #include "progress_line.h"
 #include "progress_table.h"
+#include "rejection_causes.h"
 
 namespace rffstream::app {
 
@@ -83,6 +84,7 @@ class LearnOutput : public OutcomeSink {
         break;
     }
     ++rejected_;
+    rejection_causes_.Add(outcome.line_number, outcome.reason);
     if (rejected_ <= options_.max_error_messages || options_.strict) {
       progress_line_.Clear();
       std::fprintf(log_, "rffstream: %s: line %" PRId64 ": %s%s\n", input_name_.c_str(),
@@ -141,6 +143,7 @@ class LearnOutput : public OutcomeSink {
       std::fprintf(log_, "(%" PRId64 " rejected-line messages were not printed)\n",
                    totals.rejected - options_.max_error_messages);
     }
+    rejection_causes_.Print(log_);
   }
 
  private:
@@ -215,6 +218,7 @@ class LearnOutput : public OutcomeSink {
   const std::string input_name_;
   ProgressTable progress_;
   std::size_t drifts_logged_ = 0;  // the changes --metrics_out has marked
+  RejectionCauses rejection_causes_;
   MetricsLog metrics_log_;
   ProgressLine progress_line_;
   const ModelStage<Real>* model_ = nullptr;

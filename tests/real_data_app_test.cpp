@@ -80,6 +80,9 @@ TEST_CASE("Text in a column not read as categories is rejected with a hint namin
   CHECK(refused.err.find("line 2: column 3 'city': '") != std::string::npos);
   CHECK(refused.err.find("' is not a number (a text column? declare it categorical) (skipped)") !=
         std::string::npos);
+  // The summary groups them by cause, with the first of each.
+  CHECK(refused.err.find("rejected lines by cause (the first of each):\n  20 x line 2: column 3 "
+                         "'city': '") != std::string::npos);
   // Nothing could be learned: not a success.
   CHECK(refused.exit_code == 3);
 }

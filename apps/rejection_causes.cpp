@@ -1,0 +1,61 @@
+#include "rejection_causes.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <vector>
+
+#include "printable_text.h"
+
+namespace rffstream::app {
+namespace {
+
+// The reason with each quoted value ('...') as '…'.
+std::string CauseOf(std::string_view reason) {
+  std::string cause;
+  bool quoted = false;
+  for (const char c : reason) {
+    if (c == '\'') {
+      if (!quoted) cause += "'…'";
+      quoted = !quoted;
+      continue;
+    }
+    if (!quoted) cause += c;
+  }
+  return cause;
+}
+
+}  // namespace
+
+void RejectionCauses::Add(std::int64_t line_number, std::string_view reason) {
+  std::string key = CauseOf(reason);
+  auto found = causes_.find(key);
+  if (found == causes_.end()) {
+    if (causes_.size() == kMaxCauses) {
+      ++others_;
+      return;
+    }
+    found = causes_.emplace(std::move(key), Cause{0, line_number, std::string(reason)}).first;
+  }
+  ++found->second.count;
+}
+
+void RejectionCauses::Print(std::FILE* log, std::size_t shown) const {
+  if (causes_.empty()) return;
+  std::vector<const Cause*> ordered;
+  for (const auto& [key, cause] : causes_) ordered.push_back(&cause);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const Cause* a, const Cause* b) { return a->count > b->count; });
+  std::fprintf(log, "rejected lines by cause (the first of each):\n");
+  std::int64_t rest = others_;
+  for (std::size_t i = 0; i < ordered.size(); ++i) {
+    if (i >= shown) {
+      rest += ordered[i]->count;
+      continue;
+    }
+    std::fprintf(log, "  %" PRId64 " x line %" PRId64 ": %s\n", ordered[i]->count,
+                 ordered[i]->first_line, EscapeForLog(ordered[i]->first_reason).c_str());
+  }
+  if (rest > 0) std::fprintf(log, "  %" PRId64 " for other causes\n", rest);
+}
+
+}  // namespace rffstream::app
