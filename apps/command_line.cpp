@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "absl/flags/reflection.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/simd.h"
@@ -198,6 +199,29 @@ void PrintHelp(std::FILE* out, const char* usage) {
                    default_value.empty() ? "empty" : default_value.c_str(), flag->Help().c_str());
     }
   }
+}
+
+namespace {
+constexpr std::string_view kCommands[] = {"learn", "predict", "export", "serve", "merge", "generate"};
+}  // namespace
+
+bool IsCommand(std::string_view name) {
+  return std::find(std::begin(kCommands), std::end(kCommands), name) != std::end(kCommands);
+}
+
+std::string UnknownCommandMessage(std::string_view name) {
+  std::string_view closest;
+  std::size_t best = name.size() / 2 + 2;  // beyond this a suggestion is noise
+  for (const std::string_view command : kCommands) {
+    const std::size_t distance = EditDistance(name, command);
+    if (distance < best) {
+      best = distance;
+      closest = command;
+    }
+  }
+  std::string message = absl::StrCat("unknown command '", std::string(name), "'");
+  if (!closest.empty()) absl::StrAppend(&message, "; did you mean ", std::string(closest), "?");
+  return message;
 }
 
 void PrintVersion(std::FILE* out) {

@@ -41,6 +41,11 @@ void PrintHelp(std::FILE* out, const char* usage);
 // "rffstream 0.1.0", the build type and the SIMD kernels of this CPU.
 void PrintVersion(std::FILE* out);
 
+// The commands, and for a name that is none of them the message that says
+// so, with the closest one when it is close.
+bool IsCommand(std::string_view name);
+std::string UnknownCommandMessage(std::string_view name);
+
 }  // namespace rffstream::app
 
 #endif  // RFFSTREAM_APPS_COMMAND_LINE_H_

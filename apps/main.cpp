@@ -13,6 +13,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "command_line.h"
+#include "command_shorthands.h"
 #include "exit_codes.h"
 #include "export_command.h"
 #include "generate_command.h"
@@ -34,7 +35,9 @@ namespace {
 
 constexpr char kUsage[] =
     "a streaming online learner (random Fourier features + recursive least squares)\n\n"
-    "usage: rffstream COMMAND [--flags]\n\n"
+    "usage: rffstream COMMAND [--flags]   (learn and predict: also rffstream learn FILE;\n"
+    "       -d FILE = --input, -f FILE = --save, -i FILE = --load, -p FILE = --predictions,\n"
+    "       -t = predict only)\n\n"
     "commands:\n"
     "  learn      read CSV lines, predict each one, then learn from it; running metrics on stderr\n"
     "  predict    predict CSV lines with a saved model (--load=FILE), without learning\n"
@@ -70,7 +73,13 @@ std::optional<int> ApplySimdChoice() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> arguments = rffstream::app::NormalizeFlagNames(argc, argv);
+  absl::StatusOr<std::vector<std::string>> expanded =
+      rffstream::app::ExpandShorthands(rffstream::app::NormalizeFlagNames(argc, argv));
+  if (!expanded.ok()) {
+    std::fprintf(stderr, "rffstream: %s\n", std::string(expanded.status().message()).c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  std::vector<std::string> arguments = *std::move(expanded);
   if (rffstream::app::AsksForHelp(arguments)) {
     rffstream::app::PrintHelp(stdout, kUsage);
     return rffstream::app::kExitSuccess;
@@ -89,6 +98,11 @@ int main(int argc, char** argv) {
   const std::vector<char*> positional =
       absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());
   if (std::optional<int> exit_code = ApplySimdChoice()) return *exit_code;
+  if (positional.size() > 1 && !rffstream::app::IsCommand(positional[1])) {
+    std::fprintf(stderr, "rffstream: %s\n\n%s",
+                 rffstream::app::UnknownCommandMessage(positional[1]).c_str(), kUsage);
+    return rffstream::app::kExitUsageError;
+  }
   const bool takes_files = positional.size() > 1 && std::string_view(positional[1]) == "merge";
   if (positional.size() != 2 && !takes_files) {
     std::fprintf(stderr, "%s", kUsage);
@@ -148,6 +162,5 @@ int main(int argc, char** argv) {
   if (command == "generate") {
     return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
   }
-  std::fprintf(stderr, "rffstream: unknown command '%s'\n\n%s", positional[1], kUsage);
-  return rffstream::app::kExitUsageError;
+  return rffstream::app::kExitUsageError;  // IsCommand() knows no other
 }

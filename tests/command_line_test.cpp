@@ -1,6 +1,7 @@
 // The app's command line as a user meets it: --help, --version, misspelled
 // flags and bad values (the built binary, run by the shell).
 #include "command_line.h"
+#include "command_shorthands.h"
 
 #include <sys/wait.h>
 
@@ -66,6 +67,38 @@ TEST_CASE("A misspelled flag exits 2 with the closest name", "[command_line][err
   const RunResult bad_value = Run("learn --features=many");
   CHECK(bad_value.exit_code == 2);
   CHECK(bad_value.err.find("rffstream: --features=many: ") == 0);
+}
+
+TEST_CASE("An unknown command exits 2 with the closest one", "[command_line][errors]") {
+  const RunResult result = Run("lern data.csv");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.rfind("rffstream: unknown command 'lern'; did you mean learn?\n", 0) == 0);
+  CHECK(Run("zzzzzz").err.find("did you mean") == std::string::npos);
+}
+
+TEST_CASE("Vowpal Wabbit's short options and a positional input are the long flags",
+          "[command_line]") {
+  using rffstream::app::ExpandShorthands;
+  const auto expand = [](std::vector<std::string> arguments) {
+    absl::StatusOr<std::vector<std::string>> expanded = ExpandShorthands(std::move(arguments));
+    REQUIRE(expanded.ok());
+    return *expanded;
+  };
+  CHECK(expand({"rffstream", "learn", "data.csv", "-f", "m.rff", "-p=p.txt", "--features", "64"}) ==
+        std::vector<std::string>{"rffstream", "learn", "--input=data.csv", "--save=m.rff",
+                                 "--predictions=p.txt", "--features", "64"});
+  CHECK(expand({"rffstream", "learn", "-t", "-i", "m.rff", "-d", "new.csv"}) ==
+        std::vector<std::string>{"rffstream", "predict", "--load=m.rff", "--input=new.csv"});
+  // A flag's value is not a positional input, nor are merge's files.
+  CHECK(expand({"rffstream", "learn", "--predictions", "p.txt"}) ==
+        std::vector<std::string>{"rffstream", "learn", "--predictions", "p.txt"});
+  CHECK(expand({"rffstream", "merge", "--save=m", "a", "b"}) ==
+        std::vector<std::string>{"rffstream", "merge", "--save=m", "a", "b"});
+  CHECK(ExpandShorthands({"rffstream", "learn", "a.csv", "b.csv"}).status().message() ==
+        "rffstream learn reads one input: 'b.csv' is a second (give one file)");
+  CHECK(ExpandShorthands({"rffstream", "learn", "-f"}).status().message() ==
+        "-f needs a value (-f FILE is --save=FILE)");
+  CHECK_FALSE(ExpandShorthands({"rffstream", "serve", "-t"}).ok());
 }
 
 TEST_CASE("Flag names may be written with dashes", "[command_line]") {
