@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 # learn (mpirun, started by the tests); pybind11 and Debian's numpy,
 # scikit-learn, pytest and matplotlib build and test the Python module.
 readonly PACKAGES=(cmake ninja-build g++ pkgconf libxsimd-dev libeigen3-dev libbenchmark-dev catch2
-                   libabsl-dev libsleef-dev clang libclang-rt-14-dev valgrind
+                   libabsl-dev zlib1g-dev libsleef-dev clang libclang-rt-14-dev valgrind
                    openmpi-bin libopenmpi-dev pybind11-dev python3-dev python3-numpy
                    python3-pytest python3-sklearn python3-matplotlib)
 readonly BUILD_DIR=build

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "distinct_files.h"
 #include "exit_codes.h"
+#include "gzip_input.h"
 #include "learn_run.h"
 #include "line_reader.h"
 #include "model_loading.h"
@@ -44,7 +46,16 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
     checkpoint.emplace(*std::move(loaded));
   }
   int fd = STDIN_FILENO;
-  if (options.input != "-") {
+  std::unique_ptr<GzipInput> gzip;
+  if (GzipInput::Names(options.input)) {
+    absl::StatusOr<std::unique_ptr<GzipInput>> opened = GzipInput::Open(options.input);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "%s: %s\n", command, std::string(opened.status().message()).c_str());
+      return kExitIoError;
+    }
+    gzip = *std::move(opened);
+    fd = gzip->fd();
+  } else if (options.input != "-") {
     fd = ::open(options.input.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       std::fprintf(stderr, "%s: cannot open input file %s: %s\n", command, options.input.c_str(),
@@ -79,7 +90,17 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
   int exit_code = kExitSuccess;
   if (checkpoint.has_value()) exit_code = run.Resume(*std::move(checkpoint), load_path);
   if (exit_code == kExitSuccess) exit_code = run.Run(reader, stop.has_value() ? &*stop : nullptr);
-  if (fd != STDIN_FILENO) ::close(fd);
+  if (gzip != nullptr) {
+    // The run read to the end: was it the file's end, or a corrupt or cut one?
+    if (absl::Status whole = exit_code == kExitSuccess ? gzip->Finish() : absl::OkStatus();
+        !whole.ok()) {
+      std::fprintf(stderr, "%s: %s (the lines before it were read)\n", command,
+                   std::string(whole.message()).c_str());
+      exit_code = kExitIoError;
+    }
+  } else if (fd != STDIN_FILENO) {
+    ::close(fd);
+  }
   return exit_code;
 }
 

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -158,6 +160,28 @@ TEST_CASE("Without a header, each line's field count says whether it has its tar
   CHECK(served[0] == answers[0]);
   CHECK(served[1] == answers[0]);
   CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("A gzip input is read as its lines; a truncated one is named", "[app][real_data][gzip]") {
+  TempDir dir;
+  const std::string plain = dir.File("houses.csv"), packed = dir.File("houses.csv.gz");
+  std::ofstream(plain) << MakeHouses(400).csv;
+  REQUIRE(std::system(("gzip -c " + plain + " > " + packed).c_str()) == 0);
+  const RunResult from_plain = RunApp("learn --predictions=- " + plain + kHouseFlags, "");
+  const RunResult from_packed = RunApp("learn --predictions=- " + packed + kHouseFlags, "");
+  CHECK(from_packed.exit_code == 0);
+  CHECK(from_packed.out == from_plain.out);
+  CHECK(Lines(from_packed.out).size() == 400);
+  // Cut short: the lines before the cut are learned, and the run says what
+  // happened and does not exit 0.
+  const std::string bytes = ReadText(packed);
+  const std::string cut = dir.File("cut.csv.gz");
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const RunResult truncated = RunApp("learn " + cut + kHouseFlags, "");
+  CHECK(truncated.exit_code == 1);
+  CHECK(truncated.err.find(cut + ": the gzip data ends early (a truncated file)") !=
+        std::string::npos);
+  CHECK(RunApp("learn " + dir.File("none.csv.gz"), "").exit_code == 1);
 }
 
 TEST_CASE("A missing target makes a line predict-only, in learn too",
