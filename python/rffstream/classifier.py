@@ -10,6 +10,16 @@ from ._compat import DataConversionWarning
 from ._estimator import DEFAULT_BLOCK, StreamingEstimator
 
 
+def _probabilities(outputs):
+    """predict_proba's rule for rows of one-vs-rest outputs."""
+    estimates = np.maximum((outputs + 1.0) / 2.0, 0.0)
+    totals = estimates.sum(axis=1, keepdims=True)
+    shifted = np.exp(outputs - outputs.max(axis=1, keepdims=True))
+    softmax = shifted / shifted.sum(axis=1, keepdims=True)
+    safe_totals = np.where(totals > 0, totals, 1.0)
+    return np.where(totals > 0, estimates / safe_totals, softmax)
+
+
 class Classifier(StreamingEstimator):
     """A streaming kernel classifier with the options of `rffstream learn
     --classes=K`.
@@ -179,6 +189,26 @@ class Classifier(StreamingEstimator):
     def predict(self, X):
         engine, X = self._features_for_prediction(X)
         return self.classes_[np.argmax(engine.predict(X), axis=1)]
+
+    def predict_proba(self, X):
+        """Each class's probability (k × K), from the outputs: with the
+        squared loss, class k's output regresses its indicator coded -1/+1,
+        so (output + 1) / 2 estimates P(k | x); those estimates, cut at 0,
+        are normalized to sum to 1 (no further calibration). A row whose
+        estimates are all 0 gets the softmax of its outputs. With the hinge
+        loss the outputs are margins, not estimates: the same formula then
+        only ranks the classes. The most probable class is predict()'s."""
+        engine, X = self._features_for_prediction(X)
+        return _probabilities(engine.predict(X))
+
+    def predict_proba_one(self, x):
+        """{label: probability} for one sample (River); {} before anything
+        was learned."""
+        engine = self.__dict__.get("_engine")
+        if engine is None:
+            return {}
+        outputs = np.asarray(engine.predict_outputs_one(x), dtype=float).reshape(1, -1)
+        return dict(zip(self.classes_.tolist(), _probabilities(outputs)[0].tolist()))
 
     def score(self, X, y):
         """Accuracy."""

@@ -92,3 +92,24 @@ def test_variance_grows_away_from_the_data(regression_stream):
     model = rffstream.Regressor().fit(X, y)
     near, far = model.predict_with_variance(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]))[1]
     assert 0 < near < far
+
+
+def test_predict_proba_sums_to_one_and_agrees_with_predict(class_stream):
+    X, y = class_stream
+    model = rffstream.Classifier().fit(X, y)
+    probabilities = model.predict_proba(X)
+    assert probabilities.shape == (len(X), len(model.classes_))
+    assert (probabilities >= 0).all()
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-12)
+    np.testing.assert_array_equal(model.classes_[probabilities.argmax(axis=1)], model.predict(X))
+    one = model.predict_proba_one(X[0])
+    assert list(one) == model.classes_.tolist()
+    np.testing.assert_allclose(list(one.values()), probabilities[0], rtol=1e-12)
+    # Where the outputs are estimates, the probabilities are (output + 1) / 2, normalized.
+    outputs = model.decision_function(X[:5])
+    if outputs.ndim == 2:
+        estimates = np.maximum((outputs + 1) / 2, 0)
+        rows = estimates.sum(axis=1) > 0
+        np.testing.assert_allclose(probabilities[:5][rows],
+                                   (estimates / estimates.sum(axis=1, keepdims=True))[rows])
+    assert rffstream.Classifier(classes=3).predict_proba_one([0.0, 0.0]) == {}
