@@ -60,14 +60,7 @@ std::string_view WithoutByteOrderMark(std::string_view first_line);
 // "--flag=value (the model has ...)"; empty when they agree.
 std::vector<std::string> InputOptionConflicts(const InputOptions& options, const Task& task);
 
-// The input's header row against the names the model learned with: which
-// of the model's columns the lines hold (all, or all but the targets, or
-// the inputs alone: new data to predict), or an error naming both headers.
-[[nodiscard]] absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header,
-                                                        const Task& task);
 
-// The names of a task's `columns` (empty when it has no header).
-std::vector<std::string> ColumnNames(const Task& task, LineColumns columns);
 
 }  // namespace rffstream::app
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "header_columns.h"
 #include "input_format.h"
 #include "rffstream/csv_line_parser.h"
 
