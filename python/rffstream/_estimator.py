@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from . import _arrays, _engine
+from . import _arrays, _engine, _text
 from ._compat import BaseEstimator, NotFittedError
 
 # The command line's model options and defaults. An option left at its
@@ -86,12 +86,15 @@ class StreamingEstimator(BaseEstimator):
         if keys is not None and len({str(key) for key in keys}) != len(keys):
             raise ValueError(f"x has keys that name the same input: {list(keys)!r}")
         options = self._model_options()
+        # Text columns (found in the first rows, _samples) take their buckets.
+        text = self.__dict__.get("_text_columns") or []
+        num_inputs -= len(text) * (self._buckets() - 1)
         if fit_rows is not None and self.standardize is None:
             stream_window = max(256, 80 * num_classes)  # the command line's default
             options["standardize"] = max(stream_window, min(fit_rows, FIT_WINDOW_ROWS))
         self._engine = _engine.create(options, self.block, num_inputs,
                                       num_targets, num_classes, list(names),
-                                      self._class_label_texts())
+                                      self._class_label_texts(), text, self._buckets())
         self.n_features_in_ = num_inputs
         self._num_targets = num_targets
         self._y_columns = y_columns or num_targets > 1
@@ -116,7 +119,8 @@ class StreamingEstimator(BaseEstimator):
 
     def _reset(self):
         """Forgets everything learned (fit starts over)."""
-        for name in ("_engine", "_input_keys", "n_features_in_", "feature_names_in_"):
+        for name in ("_engine", "_input_keys", "n_features_in_", "feature_names_in_",
+                     "_text_columns", "_text_buckets"):
             self.__dict__.pop(name, None)
 
     def _fitted_engine(self):
@@ -141,10 +145,36 @@ class StreamingEstimator(BaseEstimator):
         if notes:
             warnings.warn(notes.strip(), RuntimeWarning, stacklevel=3)
 
+    def _encoded(self, X):
+        """X with its text columns as their buckets (rffstream/_text.py);
+        those are the columns that hold text in the rows a model starts from."""
+        if self.__dict__.get("_engine") is None:
+            self._text_columns = _text.text_columns(X)
+        text = self.__dict__.get("_text_columns")
+        if not text:
+            return X
+        objects = _text.as_objects(X)
+        width = np.shape(X)[1] if objects is None else objects.shape[1]
+        if objects is None and "n_features_in_" in self.__dict__ and width == self._engine_width():
+            return X  # encoded already (fit passes its rows on to learn)
+        if "n_features_in_" in self.__dict__ and width != self.n_features_in_:
+            raise ValueError(f"X has {width} features, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input")
+        return _text.encode(X, text, self._buckets())
+
+    def _buckets(self):
+        """The inputs a text column takes: a loaded model's, else Python's default."""
+        return self.__dict__.get("_text_buckets", _text.BUCKETS)
+
+    def _engine_width(self):
+        text = self.__dict__.get("_text_columns") or []
+        return self.n_features_in_ + len(text) * (self._buckets() - 1)
+
     def _samples(self, X):
         engine = self.__dict__.get("_engine")
+        X = self._encoded(X)
         return _arrays.samples(X, owner=type(self).__name__, learning=True,
-                               expected=None if engine is None else self.n_features_in_)
+                               expected=None if engine is None else self._engine_width())
 
     def _learn_rows(self, X, y):
         answers = self._engine.learn(X, y)
@@ -153,8 +183,8 @@ class StreamingEstimator(BaseEstimator):
 
     def _features_for_prediction(self, X):
         engine = self._model_engine()
-        return engine, _arrays.samples(X, engine.dtype, owner=type(self).__name__,
-                                       expected=self.n_features_in_, learning=False)
+        return engine, _arrays.samples(self._encoded(X), engine.dtype, owner=type(self).__name__,
+                                       expected=self._engine_width(), learning=False)
 
     # -- what a model is ---------------------------------------------------
 
@@ -202,7 +232,10 @@ class StreamingEstimator(BaseEstimator):
             self.lengthscales = list(description["lengthscales"])
             self.gamma = "auto"  # the lengthscales decide
         self.precision = "float32" if engine.dtype == np.float32 else "float64"
-        self.n_features_in_ = description["num_inputs"]
+        self._text_columns = list(description["categorical_columns"])
+        self._text_buckets = description["category_buckets"]
+        self.n_features_in_ = (description["num_inputs"]
+                               - len(self._text_columns) * (self._buckets() - 1))
         classes = description["num_classes"]
         self._num_targets = 1 if classes else description["num_outputs"]
         self._y_columns = self._num_targets > 1
@@ -228,11 +261,13 @@ class StreamingEstimator(BaseEstimator):
             return
         description, (X, y) = pickled
         classes = description["num_classes"]
+        text = list(description.get("categorical_columns", []))
+        buckets = description.get("category_buckets", _text.BUCKETS)
         self._engine = _engine.create(self._model_options(), self.block,
-                                      description["num_inputs"],
+                                      description["num_inputs"] - len(text) * (buckets - 1),
                                       1 if classes else description["num_outputs"], classes,
                                       description["column_names"],
-                                      description.get("class_labels", []))
+                                      description.get("class_labels", []), text, buckets)
         if len(X):
             self._engine.learn(X, y)
         self._restore_keys()

@@ -270,6 +270,8 @@ class Engine {
     description["column_names"] = task.column_names;
     description["class_labels"] = task.class_labels;
     description["input_names"] = InputNames();
+    description["categorical_columns"] = task.categorical_columns;
+    description["category_buckets"] = task.category_buckets;
     description["standardize"] = task.standardize_lines;
     description["window"] = estimator_->window_samples();
     description["held"] = HeldCount();
@@ -478,6 +480,11 @@ class Engine {
   }
 
   void ReadSample(py::handle x, std::vector<double>& values) const {
+    if (!estimator_->task().categorical_columns.empty()) {
+      throw py::value_error(
+          "this model has text columns, which one-sample calls do not encode yet: pass rows as "
+          "a 2-D array (learn, partial_fit, predict)");
+    }
     PyObject* object = x.ptr();
     if (PyDict_Check(object)) {
       if (input_keys_.empty()) {
@@ -623,10 +630,16 @@ app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
 
 py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, int num_targets,
                         int num_classes, std::vector<std::string> column_names,
-                        std::vector<std::string> class_labels) {
+                        std::vector<std::string> class_labels, std::vector<int> categorical_columns,
+                        int category_buckets) {
   app::ModelOptions options = ModelOptionsFrom(parameters);
-  const EstimatorShape shape{num_inputs, num_targets, num_classes, std::move(column_names),
-                             std::move(class_labels)};
+  const EstimatorShape shape{num_inputs,
+                             num_targets,
+                             num_classes,
+                             std::move(column_names),
+                             std::move(class_labels),
+                             std::move(categorical_columns),
+                             category_buckets};
   if (options.precision == "float32") {
     auto estimator = StreamEstimator<float>::Create(std::move(options), block, shape);
     Check(estimator.status());
@@ -701,7 +714,9 @@ PYBIND11_MODULE(_engine, module) {
   BindEngine<float>(module, "Engine32");
   module.def("create", &CreateEngine, py::arg("parameters"), py::arg("block"),
              py::arg("num_inputs"), py::arg("num_targets"), py::arg("num_classes"),
-             py::arg("column_names"), py::arg("class_labels") = std::vector<std::string>());
+             py::arg("column_names"), py::arg("class_labels") = std::vector<std::string>(),
+             py::arg("categorical_columns") = std::vector<int>(),
+             py::arg("category_buckets") = rffstream::Task::kDefaultCategoryBuckets);
   module.def("load", &LoadEngine, py::arg("path"), py::arg("block"));
   module.def("from_bytes", &EngineFromBytes, py::arg("data"), py::arg("block"));
   module.attr("version") = std::string(rffstream::kVersion);

@@ -35,6 +35,11 @@ struct EstimatorShape {
   std::vector<std::string> column_names;
   // A classifier's labels as text, in class order, saved with the model; or empty.
   std::vector<std::string> class_labels;
+  // Input columns of text (Task::categorical_columns): each takes
+  // category_buckets inputs, hashed on the Python side as the CSV parser
+  // hashes (rffstream.text); num_inputs counts the columns.
+  std::vector<int> categorical_columns;
+  int category_buckets = Task::kDefaultCategoryBuckets;
 };
 
 // A sample that was not learned, and why.
