@@ -54,16 +54,46 @@ std::map<std::string, const absl::CommandLineFlag*> AppFlags() {
   return flags;
 }
 
-// A topic heading per source file of flags.
-std::string Topic(const absl::CommandLineFlag& flag) {
+// A topic per source file of flags: its heading and the commands it serves.
+struct Topic {
+  std::string_view file_stem;
+  std::string_view heading;
+  std::vector<std::string_view> commands;  // empty: every command
+};
+
+const std::vector<Topic>& Topics() {
+  static const std::vector<Topic> topics = {
+      {"model_flags", "model (learn, serve; checked against --load)", {"learn", "predict", "serve"}},
+      {"input_flags", "input lines (learn, predict, serve)", {"learn", "predict", "serve"}},
+      {"stream_flags", "learn and predict", {"learn", "predict", "serve"}},
+      {"serve_flags", "serve", {"serve"}},
+      {"tool_flags", "export, generate, merge", {"export", "generate", "merge"}},
+  };
+  return topics;
+}
+
+// The topic of a flag, by the file that defines it; null: every command's.
+const Topic* TopicOf(const absl::CommandLineFlag& flag) {
   const std::string file = flag.Filename();
-  const auto from = [&](std::string_view stem) { return file.find(stem) != std::string::npos; };
-  if (from("model_flags")) return "model (learn, serve; checked against --load)";
-  if (from("input_flags")) return "input lines (learn, predict, serve)";
-  if (from("stream_flags")) return "learn and predict";
-  if (from("serve_flags")) return "serve";
-  if (from("tool_flags")) return "export, generate, merge";
-  return "every command";
+  for (const Topic& topic : Topics()) {
+    if (file.find(topic.file_stem) != std::string::npos) return &topic;
+  }
+  return nullptr;
+}
+
+// `text` in lines of at most `width` columns, each after `indent`.
+void PrintWrapped(std::FILE* out, std::string_view text, std::size_t indent, std::size_t width) {
+  const std::size_t room = width - indent;
+  while (!text.empty()) {
+    std::size_t cut = text.size();
+    if (cut > room) {
+      cut = text.rfind(' ', room);
+      if (cut == std::string_view::npos || cut == 0) cut = room;
+    }
+    std::fprintf(out, "%*s%.*s\n", static_cast<int>(indent), "", static_cast<int>(cut), text.data());
+    text.remove_prefix(cut);
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  }
 }
 
 // "--flag value": a known non-boolean flag without "=" takes the next
@@ -187,18 +217,39 @@ bool AsksForVersion(const std::vector<std::string>& arguments) {
   });
 }
 
-void PrintHelp(std::FILE* out, const char* usage) {
-  std::fprintf(out, "rffstream: %s\nflags (--name=value; --name value; booleans also --name and --noname):\n", usage);
+void PrintHelp(std::FILE* out, const char* usage, std::string_view command) {
+  if (command.empty()) {
+    std::fprintf(out, "rffstream: %s", usage);
+  } else {
+    std::fprintf(out, "rffstream %.*s: the flags of this command (rffstream --help: every command)\n",
+                 static_cast<int>(command.size()), command.data());
+  }
+  std::fprintf(out, "flags (--name=value; --name value; booleans also --name and --noname):\n");
   std::map<std::string, std::vector<const absl::CommandLineFlag*>> by_topic;
-  for (const auto& [name, flag] : AppFlags()) by_topic[Topic(*flag)].push_back(flag);
+  for (const auto& [name, flag] : AppFlags()) {
+    const Topic* topic = TopicOf(*flag);
+    const bool shown = command.empty() || topic == nullptr ||
+                       std::find(topic->commands.begin(), topic->commands.end(), command) !=
+                           topic->commands.end();
+    if (shown) by_topic[std::string(topic ? topic->heading : "every command")].push_back(flag);
+  }
+  constexpr std::size_t kColumns = 100;
   for (const auto& [topic, flags] : by_topic) {
     std::fprintf(out, "\n  %s:\n", topic.c_str());
     for (const absl::CommandLineFlag* flag : flags) {
       const std::string default_value = flag->DefaultValue();
-      std::fprintf(out, "    --%s (default %s)\n        %s\n", std::string(flag->Name()).c_str(),
-                   default_value.empty() ? "empty" : default_value.c_str(), flag->Help().c_str());
+      std::fprintf(out, "    --%s (default %s)\n", std::string(flag->Name()).c_str(),
+                   default_value.empty() ? "empty" : default_value.c_str());
+      PrintWrapped(out, flag->Help(), 8, kColumns);
     }
   }
+}
+
+std::string_view CommandOf(const std::vector<std::string>& arguments) {
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    if (IsCommand(arguments[i])) return arguments[i];
+  }
+  return {};
 }
 
 namespace {

@@ -37,7 +37,11 @@ bool AsksForHelp(const std::vector<std::string>& arguments);
 bool AsksForVersion(const std::vector<std::string>& arguments);
 
 // The usage text, then every flag of the app by topic, with its default.
-void PrintHelp(std::FILE* out, const char* usage);
+// Every flag by topic after `usage`; with a command, that command's flags
+// only. Lines of at most 100 columns.
+void PrintHelp(std::FILE* out, const char* usage, std::string_view command = {});
+// The command the arguments name, or empty.
+std::string_view CommandOf(const std::vector<std::string>& arguments);
 // "rffstream 0.1.0", the build type and the SIMD kernels of this CPU.
 void PrintVersion(std::FILE* out);
 

@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> arguments = *std::move(expanded);
   if (rffstream::app::AsksForHelp(arguments)) {
-    rffstream::app::PrintHelp(stdout, kUsage);
+    rffstream::app::PrintHelp(stdout, kUsage, rffstream::app::CommandOf(arguments));
     return rffstream::app::kExitSuccess;
   }
   if (rffstream::app::AsksForVersion(arguments)) {

@@ -35,7 +35,7 @@ RunResult Run(const std::string& arguments) {
 }
 
 TEST_CASE("The help flag prints every flag to standard output and exits 0", "[command_line]") {
-  for (const char* help : {"--help", "learn --help", "-h", "--helpfull"}) {
+  for (const char* help : {"--help", "-h", "--helpfull"}) {
     INFO(help);
     const RunResult result = Run(help);
     CHECK(result.exit_code == 0);
@@ -56,6 +56,27 @@ TEST_CASE("The version flag names the version and the build", "[command_line]") 
   CHECK(result.out.find("release build") != std::string::npos);
 #endif
   CHECK(result.out.find("NDEBUG") == std::string::npos);
+}
+
+TEST_CASE("A command's help shows its flags only, in lines of at most 100 columns",
+          "[command_line]") {
+  const RunResult learn = Run("learn --help");
+  CHECK(learn.exit_code == 0);
+  CHECK(learn.out.rfind("rffstream learn: the flags of this command", 0) == 0);
+  CHECK(learn.out.find("--save_every") != std::string::npos);
+  CHECK(learn.out.find("--categorical") != std::string::npos);
+  CHECK(learn.out.find("--listen") == std::string::npos);  // serve's
+  CHECK(learn.out.find("--series") == std::string::npos);  // generate's
+  const RunResult serve = Run("serve --help");
+  CHECK(serve.out.find("--listen") != std::string::npos);
+  for (const std::string& text : {learn.out, serve.out, Run("--help").out}) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = text.find('\n', start);
+      CHECK((end == std::string::npos ? text.size() : end) - start <= 100);
+      start = end == std::string::npos ? text.size() : end + 1;
+    }
+  }
 }
 
 TEST_CASE("A misspelled flag exits 2 with the closest name", "[command_line][errors]") {
