@@ -21,10 +21,14 @@ const char* LongNameOf(std::string_view option) {
   return nullptr;
 }
 
-// True for "--name value" (a flag that is not boolean, with no '=').
+// True for "--name value" or "-name value" (Abseil takes both): a known
+// flag that is not boolean, with no '='.
 bool TakesNextArgument(const std::string& argument) {
-  if (argument.rfind("--", 0) != 0 || argument.find('=') != std::string::npos) return false;
-  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(argument.substr(2));
+  if (argument.size() < 2 || argument[0] != '-' || argument.find('=') != std::string::npos) {
+    return false;
+  }
+  const absl::CommandLineFlag* flag =
+      absl::FindCommandLineFlag(argument.substr(argument[1] == '-' ? 2 : 1));
   return flag != nullptr && !flag->IsOfType<bool>();
 }
 

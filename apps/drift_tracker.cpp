@@ -13,8 +13,7 @@ DriftTracker<Real>::DriftTracker(int input_dimension, int num_outputs)
       input_dimension_(static_cast<std::size_t>(input_dimension)),
       num_outputs_(static_cast<std::size_t>(num_outputs)),
       inputs_(kRelearnedLines * input_dimension_),
-      targets_(kRelearnedLines * num_outputs_),
-      priors_(num_outputs_) {}
+      targets_(kRelearnedLines * num_outputs_) {}
 
 template <class Real>
 void DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<const Real> targets) {
@@ -45,14 +44,18 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
 
 template <class Real>
 void DriftTracker<Real>::Restart(BasicLearner<Real>& learner) {
-  learner.ForgetToPrior();
+  // The ring from its oldest line on, in order.
   const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
+  ordered_inputs_.clear();
+  ordered_targets_.clear();
   for (int i = 0; i < remembered_; ++i) {
     const std::size_t slot = static_cast<std::size_t>((oldest + i) % kRelearnedLines);
-    learner.LearnOutputs(
-        std::span<const Real>(inputs_).subspan(slot * input_dimension_, input_dimension_),
-        std::span<const Real>(targets_).subspan(slot * num_outputs_, num_outputs_), priors_);
+    const auto inputs = inputs_.begin() + static_cast<std::ptrdiff_t>(slot * input_dimension_);
+    const auto targets = targets_.begin() + static_cast<std::ptrdiff_t>(slot * num_outputs_);
+    ordered_inputs_.insert(ordered_inputs_.end(), inputs, inputs + input_dimension_);
+    ordered_targets_.insert(ordered_targets_.end(), targets, targets + num_outputs_);
   }
+  learner.ForgetToPrior(ordered_inputs_, ordered_targets_);
   lines_since_restart_ = remembered_;
 }
 

@@ -56,7 +56,8 @@ class DriftTracker {
   std::vector<Real> targets_;
   int remembered_ = 0;
   int next_ = 0;
-  std::vector<Real> priors_;
+  std::vector<Real> ordered_inputs_;  // the ring in order, for a restart
+  std::vector<Real> ordered_targets_;
   std::vector<Drift> drifts_;
   std::int64_t lines_since_restart_ = 0;
 };

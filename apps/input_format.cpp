@@ -62,11 +62,16 @@ absl::StatusOr<std::vector<int>> CategoricalColumns(const InputOptions& options,
     const auto listed = [column](const std::vector<int>& list) {
       return std::find(list.begin(), list.end(), column) != list.end();
     };
-    if (listed(task.target_columns) || listed(task.ignored_columns)) continue;
     double value = 0.0;
-    if (!IsMissingValue(fields[column]) && !absl::SimpleAtod(fields[column], &value)) {
-      columns.push_back(column);
+    const bool text = !IsMissingValue(fields[column]) && !absl::SimpleAtod(fields[column], &value);
+    // Text where the target is: no data line decides the text columns (a
+    // header read as data would make every column text); the next line may.
+    if (text && listed(task.target_columns)) {
+      return absl::OutOfRangeError(absl::StrCat(
+          task.ColumnName(column), ": '", fields[column],
+          "' is not a number, so this line is no data (a header row? give --header)"));
     }
+    if (text && !listed(task.ignored_columns)) columns.push_back(column);
   }
   return columns;
 }

@@ -62,16 +62,18 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
       return absl::OkStatus();
     }
     // Lines without the target columns (new data) are predicted, not
-    // learned: after a header, as it says; else each line as its field
-    // count says. A first line that fits no layout stops the stream.
+    // learned: after a header, as it says; else, where welcome, each line
+    // as its field count says. A first line that fits no layout stops the
+    // stream.
+    const LineColumns columns = header_columns_.value_or(
+        settings_.lines_without_targets ? LineColumns::kAnyLayout : LineColumns::kAll);
     const int fields = CountCsvFields(first_data_line, FieldDelimiter());
     bool fits = false;
     for (const LineColumns layout :
          {LineColumns::kAll, LineColumns::kWithoutTargets, LineColumns::kInputsOnly}) {
       fits |= fields == task_.NumFields(layout) &&
-              (!header_columns_.has_value() || layout == *header_columns_);
+              (columns == LineColumns::kAnyLayout || layout == columns);
     }
-    const LineColumns columns = header_columns_.value_or(LineColumns::kAnyLayout);
     if (!fits) {
       return absl::FailedPreconditionError(absl::StrCat(
           fields, " fields, but the model from ", model_source_, " reads lines of ",

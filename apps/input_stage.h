@@ -30,6 +30,9 @@ class InputStage {
     InputOptions input;
     ModelOptions model;
     bool reads_header = true;  // the stream may start with a header row
+    // Without a header, a loaded model's lines may leave out the targets
+    // (PipelineSettings::lines_without_targets).
+    bool lines_without_targets = false;
     int fields = 0;            // > 0: the field count, not taken from the first line
     // With no --fields and no model, the field count is the most common one
     // of the warm-up window's lines, not the first line's (serve: many

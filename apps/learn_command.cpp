@@ -69,14 +69,14 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
       PredictionWriter::Open(to_standard_output ? std::string("-") : options.output.predictions);
   if (!writer.ok()) {
     std::fprintf(stderr, "%s: %s\n", command, std::string(writer.status().message()).c_str());
-    if (fd != STDIN_FILENO) ::close(fd);
+    if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
     return kExitIoError;
   }
   absl::StatusOr<MetricsLog> metrics_log =
       MetricsLog::Open(options.output.metrics_out, options.output.progress_every);
   if (!metrics_log.ok()) {
     std::fprintf(stderr, "%s: %s\n", command, std::string(metrics_log.status().message()).c_str());
-    if (fd != STDIN_FILENO) ::close(fd);
+    if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
     return kExitIoError;
   }
   LineReader reader(fd, static_cast<std::size_t>(options.input_format.max_line_bytes));
@@ -91,8 +91,9 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
   if (checkpoint.has_value()) exit_code = run.Resume(*std::move(checkpoint), load_path);
   if (exit_code == kExitSuccess) exit_code = run.Run(reader, stop.has_value() ? &*stop : nullptr);
   if (gzip != nullptr) {
-    // The run read to the end: was it the file's end, or a corrupt or cut one?
-    if (absl::Status whole = exit_code == kExitSuccess ? gzip->Finish() : absl::OkStatus();
+    // The input ended: was it the file's end, or a corrupt or cut one? (A
+    // run stopped before the end leaves the decompressor to the destructor.)
+    if (absl::Status whole = reader.reached_end() ? gzip->Finish() : absl::OkStatus();
         !whole.ok()) {
       std::fprintf(stderr, "%s: %s (the lines before it were read)\n", command,
                    std::string(whole.message()).c_str());

@@ -118,6 +118,7 @@ class LearnRun {
     settings.input = options.input_format;
     settings.model = options.model;
     settings.learns = mode == RunMode::kLearn;
+    settings.lines_without_targets = mode == RunMode::kPredict;
     settings.block_size = mode == RunMode::kLearn ? options.output.block : 1;
     settings.threads = options.parallel.threads;
     settings.with_variance = options.output.variance;

@@ -62,6 +62,8 @@ class LineReader {
   void KeepShare(const Share& share) { share_ = share; }
 
   const absl::Status& status() const { return status_; }
+  // True once the input's end was read (not a stop or a read error).
+  bool reached_end() const { return at_end_ && status_.ok(); }
 
  private:
   std::optional<Line> NextOfAll();

@@ -24,6 +24,7 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number,
   settings.reads_header = false;
   settings.fields = options.server.fields;
   settings.shape_from_window = true;
+  settings.lines_without_targets = true;
   settings.block_size = ServeBlockSize(options, bytes_per_number);
   settings.threads = options.parallel.threads;
   settings.with_variance = options.output.variance;

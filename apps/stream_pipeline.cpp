@@ -14,8 +14,8 @@ template <class Real>
 StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sink)
     : settings_(std::move(settings)),
       sink_(sink),
-      input_({settings_.input, settings_.model, settings_.reads_header, settings_.fields,
-              settings_.shape_from_window}),
+      input_({settings_.input, settings_.model, settings_.reads_header,
+              settings_.lines_without_targets, settings_.fields, settings_.shape_from_window}),
       model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads}) {}
 
 template <class Real>
@@ -79,13 +79,14 @@ absl::Status StreamPipeline<Real>::Push(std::int64_t line_number, std::string_vi
       }
       return decided;
     }
-    if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
-    // Lines before this one that could not decide the task, in their turn.
+    // Lines before this one that could not decide the task, in their
+    // turn, before a model that needs no window takes the stream.
     std::vector<WarmUpLine> earlier = std::move(held_);
     held_.clear();
     for (const WarmUpLine& line : earlier) {
       if (!TakeNoAnswer(line, sink_)) return absl::CancelledError("stopped");
     }
+    if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
   }
   input_.Parse(text, parsed);
   return HandleParsed(parsed, input_.inputs(), {}, input_.targets(), sink_);
@@ -104,7 +105,7 @@ absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
                                                 std::span<const double> inputs,
                                                 std::span<const Real> feature_row,
                                                 std::span<const double> targets,
-                                                OutcomeSink& sink) {
+                                                OutcomeSink& sink, bool answered) {
   const std::int64_t line = parsed.line_number;
   switch (parsed.kind) {
     case ParsedLine::Kind::kTooLong:
@@ -142,10 +143,15 @@ absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
   if (parsed.labelled && !TameNumbers(targets)) {
     return NoAnswer(line, ModelStage<Real>::kTooLarge, sink);
   }
-  const double variance =
-      settings_.with_variance ? provisional_->Variance(inputs) : std::nan("");
-  const bool go_on = model_.AnswerProvisionally(line, provisional_->Predict(inputs), variance,
-                                                parsed.labelled, targets, sink);
+  // A line answered "held" already (serve's shape window) gets no answer
+  // and no score: nobody received one.
+  bool go_on = true;
+  if (!answered) {
+    const double variance =
+        settings_.with_variance ? provisional_->Variance(inputs) : std::nan("");
+    go_on = model_.AnswerProvisionally(line, provisional_->Predict(inputs), variance,
+                                       parsed.labelled, targets, sink);
+  }
   const bool learns = parsed.labelled && settings_.learns;
   if (learns) provisional_->Learn(inputs, targets);
   WarmUpLine held;

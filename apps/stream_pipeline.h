@@ -49,6 +49,11 @@ struct PipelineSettings {
   InputOptions input;
   ModelOptions model;
   bool learns = true;        // false: predict, scoring labelled lines only
+  // A loaded model's lines may come without their target columns (new
+  // data), told apart by their field count when no header says which
+  // (predict, serve; learn needs the header, where a line that lost a
+  // field must stay a bad line).
+  bool lines_without_targets = false;
   bool reads_header = true;  // the stream may start with a header row
   int fields = 0;            // > 0: fixes the field count (serve --fields)
   // Without --fields or a model, the warm-up window's most common field
@@ -124,9 +129,11 @@ class StreamPipeline {
   // A line joined the warm-up window: "held of window" when lines are
   // answered at arrival (serve), nothing yet when in their turn.
   absl::Status AnswerHeld(std::int64_t line_number, int held, int window);
+  // `answered`: the line was answered "held" at arrival (serve's shape
+  // window) and gets no answer now, only an error if it has one.
   absl::Status HandleParsed(const ParsedLine& parsed, std::span<const double> inputs,
                             std::span<const Real> feature_row, std::span<const double> targets,
-                            OutcomeSink& sink);
+                            OutcomeSink& sink, bool answered = false);
   // The task is known: the model stage is sized, and a model that needs no
   // window is built.
   absl::Status TaskDecided();

@@ -103,27 +103,26 @@ absl::Status StreamPipeline<Real>::DecideShape() {
 
 template <class Real>
 absl::Status StreamPipeline<Real>::ParseHeldWindow() {
-  if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
-  // The held lines, in input order, as if they came now; those answered
-  // "held" at arrival (serve) get no second answer, only a bad line's error.
-  AnsweredWindowSink answered(sink_);
-  OutcomeSink& sink =
-      settings_.warm_up_answers == WarmUpAnswers::kAtArrival ? static_cast<OutcomeSink&>(answered)
-                                                             : sink_;
+  // The held lines, in input order, as if they came now (taken before a
+  // model that needs no window takes the stream); those answered "held" at
+  // arrival (serve) get no second answer, only a bad line's error.
   std::vector<WarmUpLine> lines = std::move(held_);
   held_.clear();
+  if (absl::Status ready = TaskDecided(); !ready.ok()) return ready;
+  const bool at_arrival = settings_.warm_up_answers == WarmUpAnswers::kAtArrival;
+  AnsweredWindowSink answered(sink_);
+  OutcomeSink& sink = at_arrival ? static_cast<OutcomeSink&>(answered) : sink_;
   ParsedLine parsed;
   for (const WarmUpLine& line : lines) {
+    absl::Status handled;
     if (line.kind != WarmUpLine::Kind::kUnparsed) {
-      if (!TakeNoAnswer(line, sink_)) return absl::CancelledError("stopped");
-      continue;
+      handled = NoAnswer(line.line_number, line.text, sink_);  // after the pending block
+    } else {
+      input_.Parse(line.text, parsed);
+      parsed.line_number = line.line_number;
+      handled = HandleParsed(parsed, input_.inputs(), {}, input_.targets(), sink, at_arrival);
     }
-    input_.Parse(line.text, parsed);
-    parsed.line_number = line.line_number;
-    if (absl::Status handled = HandleParsed(parsed, input_.inputs(), {}, input_.targets(), sink);
-        !handled.ok()) {
-      return handled;
-    }
+    if (!handled.ok()) return handled;
   }
   return absl::OkStatus();
 }
@@ -165,7 +164,8 @@ template <class Real>
 void StreamPipeline<Real>::LearnWindow() {
   // Every line was answered when it came; the tuned model learns the
   // labelled ones (not those too large to standardize), as if it had
-  // answered them, and takes over.
+  // answered them, and takes over. Only data lines are held here: the
+  // callers take the others out before a model is built.
   for (const WarmUpLine& line : held_) {
     if (line.kind == WarmUpLine::Kind::kData && line.labelled) {
       model_.LearnWithoutAnswer(line.line_number, line.inputs, line.targets);

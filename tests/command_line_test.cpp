@@ -113,6 +113,8 @@ TEST_CASE("Vowpal Wabbit's short options and a positional input are the long fla
   // A flag's value is not a positional input, nor are merge's files.
   CHECK(expand({"rffstream", "learn", "--predictions", "p.txt"}) ==
         std::vector<std::string>{"rffstream", "learn", "--predictions", "p.txt"});
+  CHECK(expand({"rffstream", "learn", "-predictions", "p.txt", "s.csv"}) ==
+        std::vector<std::string>{"rffstream", "learn", "-predictions", "p.txt", "--input=s.csv"});
   CHECK(expand({"rffstream", "merge", "--save=m", "a", "b"}) ==
         std::vector<std::string>{"rffstream", "merge", "--save=m", "a", "b"});
   CHECK(ExpandShorthands({"rffstream", "learn", "a.csv", "b.csv"}).status().message() ==

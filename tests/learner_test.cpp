@@ -208,7 +208,17 @@ TEST_CASE("A learner forgotten to its prior learns as a new one", "[learner][dri
       return std::span<const double>(targets);
     };
     for (std::size_t t = 0; t < 30; ++t) used->LearnOutputs(stream.inputs[t], targets_of(t), priors);
-    used->ForgetToPrior();
+    // Forgotten, then the last five samples learned again: as a new learner
+    // that learned those five alone, and they are not counted twice.
+    std::vector<double> kept_inputs, kept_targets;
+    for (std::size_t t = 25; t < 30; ++t) {
+      kept_inputs.insert(kept_inputs.end(), stream.inputs[t].begin(), stream.inputs[t].end());
+      const std::span<const double> targets_t = targets_of(t);
+      kept_targets.insert(kept_targets.end(), targets_t.begin(), targets_t.end());
+      fresh->LearnOutputs(stream.inputs[t], targets_t, fresh_priors);
+    }
+    used->ForgetToPrior(kept_inputs, kept_targets);
+    CHECK(used->samples_learned() == 30);
     for (std::size_t t = 30; t < 60; ++t) {
       used->LearnOutputs(stream.inputs[t], targets_of(t), priors);
       fresh->LearnOutputs(stream.inputs[t], targets_of(t), fresh_priors);

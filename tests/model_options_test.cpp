@@ -19,7 +19,7 @@ TEST_CASE("Options build the learner configuration", "[model_options]") {
   options.kernel = "laplacian";
   options.gamma = "0.25";
   options.ridge = "0.5";
-  options.forget = 0.99;
+  options.forget = "0.99";
   absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(options, 3, 2);
   REQUIRE(config.ok());
   CHECK(config->features.num_features == 128);

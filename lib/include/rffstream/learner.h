@@ -101,7 +101,9 @@ class BasicLearner {
   // next samples, say); the *Row methods then do from the row what their
   // counterparts above do from x, with the same results. REQUIRES:
   // row.size() == row_length(); rows holds k rows of row_length() values.
-  int row_length() const { return rls_.front().dimension(); }
+  // From the map and the config alone, which never change after Create():
+  // a reading thread may ask while ForgetToPrior() replaces the engines.
+  int row_length() const { return feature_map_.num_features() + (config_.intercept ? 1 : 0); }
   void MapRow(std::span<const Real> x, std::span<Real> row) const noexcept;
   void PredictRowOutputs(std::span<const Real> row, std::span<Real> predictions) const noexcept;
   bool LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
@@ -133,10 +135,12 @@ class BasicLearner {
   // no more than with one thread.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
   // Forgets every sample learned: the weights and P return to the prior,
-  // as after Create(), for a stream that changed (ChangeDetector). The
-  // feature map is kept, so MapRow() may go on on another thread; the
-  // counts (samples_learned(), updates()) go on too. Allocates.
-  void ForgetToPrior();
+  // as after Create(), for a stream that changed (ChangeDetector); then
+  // learns the k samples given again (`inputs`: k rows, `targets`: k rows
+  // of num_outputs), which were counted when first learned, so the counts
+  // (samples_learned(), updates()) are as they were. The feature map is
+  // kept, so MapRow() may go on on another thread. Allocates.
+  void ForgetToPrior(std::span<const Real> inputs = {}, std::span<const Real> targets = {});
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 
   std::int64_t samples_learned() const { return samples_learned_; }
