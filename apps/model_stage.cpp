@@ -67,6 +67,7 @@ void ModelStage<Real>::SetMetrics(const CheckpointRecord& record) {
   std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
   if (task_.is_classifier()) classification_ = record.classification;
   warm_up_ = record.warm_up;
+  drift_restarts_before_ = record.drift_restarts;
 }
 
 template <class Real>
@@ -78,7 +79,9 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                       ? std::vector<RegressionMetrics>(target_metrics_.begin() + 1,
                                                                        target_metrics_.end())
                                       : std::vector<RegressionMetrics>(),
-                                  warm_up_}};
+                                  warm_up_,
+                                  drift_restarts_before_ +
+                                      static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0)}};
 }
 
 template <class Real>

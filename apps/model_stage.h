@@ -126,6 +126,7 @@ class ModelStage {
   ClassificationMetrics classification_{0};
   WarmUpScores warm_up_;
   std::optional<DriftTracker<Real>> drift_;
+  std::int64_t drift_restarts_before_ = 0;  // a loaded model's
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
   std::int64_t clock_offset_ = 0;

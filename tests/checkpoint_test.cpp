@@ -73,7 +73,7 @@ void RemoveVersion7Fields(std::string& bytes) {
   REQUIRE(at != std::string::npos);
   REQUIRE(bytes.find(fields, at + 1) == std::string::npos);
   bytes.erase(at, fields.size());
-  constexpr std::size_t kWarmUpBytes = 7 * 8, kChecksumBytes = 4;
+  constexpr std::size_t kWarmUpBytes = 8 * 8, kChecksumBytes = 4;  // and the restarts
   bytes.erase(bytes.size() - kChecksumBytes - kWarmUpBytes, kWarmUpBytes);
 }
 

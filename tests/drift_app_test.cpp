@@ -76,6 +76,14 @@ TEST_CASE("A model keeps tracking drift after a load, and says so", "[app][drift
   CHECK(conflict.exit_code == 2);
   CHECK(conflict.err.find("--forget=0.99 (the model has auto)") != std::string::npos);
   CHECK(RunApp("learn --forget=sometimes", first).exit_code == 2);
+  // The resumed model forgot to its prior at the change: it no longer holds
+  // the model it started from, so a merge with that as its base is refused.
+  const std::string shard = dir.File("shard.rff");
+  REQUIRE(RunApp("learn --quiet --load=" + model + " --save=" + shard, second).exit_code == 0);
+  const RunResult merged =
+      RunApp("merge --save=" + dir.File("merged.rff") + " --base=" + model + " " + shard, "");
+  CHECK(merged.exit_code != 0);
+  CHECK(merged.err.find("forgot to its prior on drift after the base") != std::string::npos);
 }
 
 }  // namespace

@@ -358,6 +358,7 @@ absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& l
   WriteRegressionMetrics(writer, record.warm_up.regression);
   writer.Write(record.warm_up.classified);
   writer.Write(record.warm_up.classified_right);
+  writer.Write(record.drift_restarts);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -471,13 +472,18 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
     if (absl::Status read = ReadClassLabels(reader, *task); !read.ok()) return read;
   }
   WarmUpScores warm_up;
+  std::int64_t drift_restarts = 0;
   if (version >= 7) {
     absl::StatusOr<RegressionMetrics> part = ReadRegressionMetrics(reader);
     if (!part.ok()) return part.status();
     warm_up.regression = *std::move(part);
     absl::Status read = reader.Read("warm-up answers", warm_up.classified);
     if (read.ok()) read = reader.Read("warm-up answers right", warm_up.classified_right);
+    if (read.ok()) read = reader.Read("drift restarts", drift_restarts);
     if (!read.ok()) return read;
+    if (drift_restarts < 0) {
+      return absl::DataLossError(absl::StrCat(source, ": ", drift_restarts, " drift restarts"));
+    }
     const bool fits = warm_up.regression.count() <= metrics->count() &&
                       warm_up.classified >= 0 && warm_up.classified_right >= 0 &&
                       warm_up.classified_right <= warm_up.classified && warm_up.classified <= total;
@@ -494,7 +500,7 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
       *std::move(learner),
       CheckpointRecord{*std::move(task), *std::move(metrics),
                        ClassificationMetrics(classes, std::move(confusion)),
-                       std::move(further_targets), warm_up}};
+                       std::move(further_targets), warm_up, drift_restarts}};
 }
 
 absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path) {

@@ -147,6 +147,12 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
   for (const NamedCheckpoint<Real>& shard : shards) {
     const BasicCheckpoint<Real>& part = *shard.checkpoint;
+    if (base != nullptr && part.record.drift_restarts > start_record.drift_restarts) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          shard.name, " forgot to its prior on drift after the base ", base->name,
+          " (--forget=auto), so it no longer holds the base: merge it without --base, or learn "
+          "the shards with --forget=1"));
+    }
     if (part.learner.samples_learned() < start.learner.samples_learned()) {
       return absl::InvalidArgumentError(absl::StrCat(
           shard.name, " has learned ", part.learner.samples_learned(), " samples, fewer than the ",

@@ -50,7 +50,7 @@ namespace rffstream {
 // squared loss, every sample an update). Files of other versions are
 // rejected with a message naming the versions this build reads.
 // 7: the task's category (text) columns and their bucket count, whether
-// it tracks drift; the metrics' warm-up part.
+// it tracks drift; the metrics' warm-up part; the drift restarts.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
@@ -76,6 +76,9 @@ struct CheckpointRecord {
   // per output after the first.
   std::vector<RegressionMetrics> further_targets = {};
   WarmUpScores warm_up = {};  // a part of the metrics above
+  // How often the model forgot to its prior on drift (--forget=auto): a
+  // model that did no longer holds what it started from (merge's base).
+  std::int64_t drift_restarts = 0;
 };
 
 template <class Real>
