@@ -490,7 +490,9 @@ TEST_CASE("serve --load of a classifier answers classes without its flags", "[se
     const std::vector<std::string> answers = client.ReadLines(301);
     REQUIRE(answers.size() == 301);
     CHECK(answers[299].size() == 1);  // a class, 0 to 2
-    CHECK(answers[300].rfind("samples 300 accuracy ", 0) == 0);
+    // The 256 lines of the window were answered "warming up" (the input's
+    // shape came from them): only the 44 answered with a class are scored.
+    CHECK(answers[300].rfind("samples 44 accuracy ", 0) == 0);
     CHECK(learner.Terminate() == 0);
   }
   TempDir second;  // a port file of its own
@@ -502,7 +504,7 @@ TEST_CASE("serve --load of a classifier answers classes without its flags", "[se
   CHECK(lines[0] == "2");
   CHECK(lines[1] == "0");
   CHECK(lines[2] == "error: class label 7 is not an integer in [0, 3) (--classes)");
-  CHECK(lines[3].rfind("samples 301 accuracy ", 0) == 0);
+  CHECK(lines[3].rfind("samples 45 accuracy ", 0) == 0);
   CHECK(server.Terminate() == 0);
   // A contradicting flag is refused by name.
   TempDir other;
