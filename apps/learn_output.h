@@ -61,11 +61,7 @@ class LearnOutput : public OutcomeSink {
   }
 
   void WarmUpEnded() override {
-    if (model_->task().is_classifier()) {
-      metrics_log_.EndWarmUp(model_->classification());
-    } else {
-      metrics_log_.EndWarmUp(model_->metrics());
-    }
+    MarkEvent(MetricsLog::Event::kWarmUpEnd);
   }
 
   bool Take(const LineOutcome& outcome) override {
@@ -147,6 +143,14 @@ class LearnOutput : public OutcomeSink {
   }
 
  private:
+  void MarkEvent(MetricsLog::Event event) {
+    if (model_->task().is_classifier()) {
+      metrics_log_.MarkEvent(model_->classification(), event);
+    } else {
+      metrics_log_.MarkEvent(model_->metrics(), event);
+    }
+  }
+
   // What --forget=auto saw: the changes, and the memory the model has now.
   void PrintDrifts() {
     const DriftTracker<Real>* drift = model_->drift();
@@ -203,11 +207,10 @@ class LearnOutput : public OutcomeSink {
     const DriftTracker<Real>* drift = model_->drift();
     const bool drifted = drift != nullptr && drift->drifts().size() > drifts_logged_;
     if (drifted) drifts_logged_ = drift->drifts().size();
+    if (drifted) MarkEvent(MetricsLog::Event::kDrift);
     if (classifier) {
-      if (drifted) metrics_log_.MarkDrift(model_->classification());
       metrics_log_.Update(model_->classification(), warm_up);
     } else {
-      if (drifted) metrics_log_.MarkDrift(model_->metrics());
       metrics_log_.Update(model_->metrics(), warm_up);
     }
   }

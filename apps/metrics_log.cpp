@@ -78,29 +78,14 @@ void MetricsLog::Update(const ClassificationMetrics& metrics, bool warm_up) {
   }
 }
 
-// Not with --progress_every, whose rows come at exactly its multiples.
-void MetricsLog::EndWarmUp(const RegressionMetrics& metrics) {
-  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
-    WriteRow(metrics, kWarmUpMark);
-  }
+void MetricsLog::MarkEvent(const RegressionMetrics& metrics, Event event) {
+  if (file_ == nullptr || every_ > 0 || metrics.count() <= last_row_count_) return;
+  WriteRow(metrics, event == Event::kDrift ? kDriftMark : kWarmUpMark);
 }
 
-void MetricsLog::EndWarmUp(const ClassificationMetrics& metrics) {
-  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
-    WriteRow(metrics, false, kWarmUpMark);
-  }
-}
-
-void MetricsLog::MarkDrift(const RegressionMetrics& metrics) {
-  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
-    WriteRow(metrics, kDriftMark);
-  }
-}
-
-void MetricsLog::MarkDrift(const ClassificationMetrics& metrics) {
-  if (file_ != nullptr && every_ == 0 && metrics.count() > last_row_count_) {
-    WriteRow(metrics, false, kDriftMark);
-  }
+void MetricsLog::MarkEvent(const ClassificationMetrics& metrics, Event event) {
+  if (file_ == nullptr || every_ > 0 || metrics.count() <= last_row_count_) return;
+  WriteRow(metrics, false, event == Event::kDrift ? kDriftMark : kWarmUpMark);
 }
 
 void MetricsLog::WriteRow(const RegressionMetrics& metrics, std::string_view mark) {

@@ -46,14 +46,13 @@ class MetricsLog {
   // model's, and the row says so ("warm_up":true).
   void Update(const RegressionMetrics& metrics, bool warm_up = false);
   void Update(const ClassificationMetrics& metrics, bool warm_up = false);
-  // The warm-up window ended at these metrics: its last row, there (unless
-  // rows come every N samples).
-  void EndWarmUp(const RegressionMetrics& metrics);
-  void EndWarmUp(const ClassificationMetrics& metrics);
-  // The stream drifted (--forget=auto) at this line: a row here, marked
-  // "drift":true.
-  void MarkDrift(const RegressionMetrics& metrics);
-  void MarkDrift(const ClassificationMetrics& metrics);
+  // A row here, off the schedule, for an event: the warm-up window's last
+  // line ("warm_up":true) or the line where the stream drifted
+  // (--forget=auto, "drift":true). Not with --progress_every, whose rows
+  // come at exactly its multiples.
+  enum class Event { kWarmUpEnd, kDrift };
+  void MarkEvent(const RegressionMetrics& metrics, Event event);
+  void MarkEvent(const ClassificationMetrics& metrics, Event event);
   // The last row (unless just written), then closes the file; names the
   // file when a write failed. A classifier's last row also holds the whole
   // confusion matrix ("confusion": rows of true classes), which the summary
