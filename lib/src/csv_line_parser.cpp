@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace rffstream {
@@ -33,23 +32,21 @@ std::string Quote(std::string_view field) {
   return absl::StrCat("'", std::string(field.substr(0, kQuotedFieldLimit)), "...'");
 }
 
-absl::StatusOr<double> ParseNumber(std::string_view text, const std::string& column) {
+// Why a field is not a number: none (it is), or the words of the message.
+enum class NumberProblem { kNone, kOutOfRange, kNotANumber, kInfinite };
+
+// Parses `text` into `value`; allocates nothing, so that the message (which
+// names the column) is built only for a bad field.
+NumberProblem ParseNumber(std::string_view text, double& value) {
   // from_chars accepts no leading '+', which people do write.
   std::string_view digits = text;
   if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
-  double value = 0.0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error == std::errc::result_out_of_range) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(column, ": ", Quote(text), " is out of range for a double"));
-  }
+  if (error == std::errc::result_out_of_range) return NumberProblem::kOutOfRange;
   if (error != std::errc() || end != digits.data() + digits.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(column, ": ", Quote(text), " is not a number"));
+    return NumberProblem::kNotANumber;
   }
-  if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(absl::StrCat(column, ": ", Quote(text), " is infinite"));
-  }
-  return value;
+  return std::isfinite(value) ? NumberProblem::kNone : NumberProblem::kInfinite;
 }
 
 // 64-bit FNV-1a: the same buckets on every platform and in every run.
@@ -192,16 +189,23 @@ absl::Status CsvLineParser::ReadField(int column, std::string_view field,
         }
         return absl::OkStatus();
       }
-      absl::StatusOr<double> value = ParseNumber(field, ColumnName(column));
-      if (!value.ok()) {
-        if (target || !absl::EndsWith(value.status().message(), "is not a number")) {
-          return value.status();
-        }
-        return absl::InvalidArgumentError(absl::StrCat(
-            value.status().message(), " (a text column? declare it categorical)"));
+      double value = 0.0;
+      switch (ParseNumber(field, value)) {
+        case NumberProblem::kNone:
+          (target ? targets : inputs)[role.slot] = value;
+          return absl::OkStatus();
+        case NumberProblem::kOutOfRange:
+          return absl::InvalidArgumentError(absl::StrCat(
+              ColumnName(column), ": ", Quote(field), " is out of range for a double"));
+        case NumberProblem::kInfinite:
+          return absl::InvalidArgumentError(
+              absl::StrCat(ColumnName(column), ": ", Quote(field), " is infinite"));
+        case NumberProblem::kNotANumber:
+          break;
       }
-      (target ? targets : inputs)[role.slot] = *value;
-      return absl::OkStatus();
+      return absl::InvalidArgumentError(
+          absl::StrCat(ColumnName(column), ": ", Quote(field), " is not a number",
+                       target ? "" : " (a text column? declare it categorical)"));
     }
   }
   return absl::OkStatus();
