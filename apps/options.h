@@ -69,6 +69,10 @@ struct ModelOptions {
   std::string loss = "squared";
   std::int64_t max_model_memory_mb = 0;  // 0 = half the physical memory
   int standardize = kDefaultWarmUpLines;
+  // The warm-up window is a data set fitted once (Python's fit), not a
+  // stream's first lines: the settings that the window cannot tell apart go
+  // to the most regularized (TieBreak::kMostRegularized).
+  bool window_is_data_set = false;
   GivenFlags given;
 };
 

@@ -13,11 +13,14 @@ namespace {
 struct BruteForce {
   double squared_error = 0;
   double misclassification = 0;
+  double squared_error_spread = 0;  // the standard error of the rows' mean
+  double misclassification_spread = 0;
 };
 
 // The definition: refit without row i, predict row i.
 BruteForce BruteForceLeaveOneOut(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, double ridge) {
   BruteForce result;
+  std::vector<double> row_errors;
   for (int i = 0; i < z.rows(); ++i) {
     Eigen::MatrixXd z_rest(z.rows() - 1, z.cols());
     Eigen::MatrixXd y_rest(y.rows() - 1, y.cols());
@@ -30,14 +33,21 @@ BruteForce BruteForceLeaveOneOut(const Eigen::MatrixXd& z, const Eigen::MatrixXd
         z_rest.transpose() * z_rest + ridge * Eigen::MatrixXd::Identity(z.cols(), z.cols());
     const Eigen::MatrixXd w = a.ldlt().solve(z_rest.transpose() * y_rest);
     const Eigen::RowVectorXd prediction = z.row(i) * w;
-    result.squared_error += (y.row(i) - prediction).squaredNorm();
+    row_errors.push_back((y.row(i) - prediction).squaredNorm() / static_cast<double>(y.cols()));
     Eigen::Index predicted = 0, actual = 0;
     prediction.maxCoeff(&predicted);
     y.row(i).maxCoeff(&actual);
     result.misclassification += predicted == actual ? 0 : 1;
   }
-  result.squared_error /= static_cast<double>(z.rows() * y.cols());
-  result.misclassification /= static_cast<double>(z.rows());
+  const double n = static_cast<double>(z.rows());
+  for (double error : row_errors) result.squared_error += error / n;
+  double deviations = 0;
+  for (double error : row_errors) deviations += std::pow(error - result.squared_error, 2);
+  // The sample standard deviation over √n.
+  result.squared_error_spread = std::sqrt(deviations / (n - 1) / n);
+  result.misclassification /= n;
+  const double p = result.misclassification;
+  result.misclassification_spread = std::sqrt(p * (1 - p) / (n - 1));
   return result;
 }
 
@@ -69,6 +79,12 @@ TEST_CASE("Leave-one-out errors equal refitting without each row", "[leave_one_o
       const BruteForce expected = BruteForceLeaveOneOut(z, y, ridges[r]);
       CHECK(errors->squared_error[r] == Approx(expected.squared_error).epsilon(1e-8));
       CHECK(errors->misclassification[r] == expected.misclassification);
+      CHECK(errors->squared_error_spread[r] ==
+            Approx(expected.squared_error_spread).epsilon(1e-6));
+      CHECK(errors->misclassification_spread[r] ==
+            Approx(expected.misclassification_spread).margin(1e-12));
+      CHECK(&errors->spread_by(LeaveOneOutCriterion::kMisclassification) ==
+            &errors->misclassification_spread);
       CHECK(&errors->by(LeaveOneOutCriterion::kSquaredError) == &errors->squared_error);
     }
   }

@@ -82,6 +82,31 @@ TEST_CASE("Tuning picks a grid point with (nearly) the least leave-one-out error
   }
 }
 
+TEST_CASE("A data set's tie-break takes the largest ridge within one standard error", "[tuning]") {
+  const Window window = MakeWindow(300, 0);
+  absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(
+      BaseConfig(), {.tie_break = TieBreak::kMostRegularized}, window.inputs, window.targets);
+  REQUIRE(tuned.ok());
+  REQUIRE(tuned->spreads.size() == tuned->errors.size());
+  const std::size_t least = static_cast<std::size_t>(
+      std::min_element(tuned->errors.begin(), tuned->errors.end()) - tuned->errors.begin());
+  const std::size_t ridges = tuned->ridges.size();
+  const double limit = tuned->errors[least] + tuned->spreads[least];
+  CHECK(tuned->spreads[least] > 0);
+  // The least error's bandwidth; the largest ridge there within the limit.
+  CHECK(tuned->gamma == tuned->gammas[least / ridges]);
+  std::size_t expected = least % ridges;
+  for (std::size_t r = 0; r < ridges; ++r) {
+    if (tuned->errors[least - least % ridges + r] <= limit) expected = std::max(expected, r);
+  }
+  CHECK(tuned->ridge == tuned->ridges[expected]);
+  CHECK(tuned->error <= limit);
+  // At least as regularized as the stream's choice at that bandwidth.
+  absl::StatusOr<TuningResult> stream = TuneOnWarmUp(BaseConfig(), {}, window.inputs, window.targets);
+  REQUIRE(stream.ok());
+  if (stream->gamma == tuned->gamma) CHECK(tuned->ridge >= stream->ridge);
+}
+
 TEST_CASE("A long window is ranked with few features, then refined with more", "[tuning]") {
   const Window window = MakeWindow(600, 0);
   LearnerConfig config = BaseConfig();

@@ -72,19 +72,26 @@ absl::StatusOr<LeaveOneOutTable> LeaveOneOutErrors(std::span<const double> featu
         squared_singular_values.array() / (squared_singular_values.array() + ridge);
     const Matrix fitted = left * (shrink.asDiagonal() * projected);
     const Eigen::VectorXd leverage = left_squared * shrink;
-    double squared = 0, missed = 0;
+    double squared = 0, squared_of_squared = 0, missed = 0;
     for (int i = 0; i < rows; ++i) {
       // H_ii < 1 for λ > 0; guard the rounding of a row the fit nearly interpolates.
       const double remaining = std::max(1.0 - leverage[i], 1e-12);
       const Eigen::RowVectorXd residual = (y.row(i) - fitted.row(i)) / remaining;
-      squared += residual.squaredNorm();
+      const double row_error = residual.squaredNorm() / outputs;
+      squared += row_error;
+      squared_of_squared += row_error * row_error;
       Eigen::Index predicted = 0, actual = 0;
       (y.row(i) - residual).maxCoeff(&predicted);  // the left-out prediction
       y.row(i).maxCoeff(&actual);
       missed += predicted == actual ? 0.0 : 1.0;
     }
-    table.squared_error.push_back(squared / (static_cast<double>(rows) * outputs));
-    table.misclassification.push_back(missed / rows);
+    const double n = rows;
+    const double mean = squared / n, miss_rate = missed / n;
+    table.squared_error.push_back(mean);
+    table.misclassification.push_back(miss_rate);
+    table.squared_error_spread.push_back(
+        std::sqrt(std::max(squared_of_squared / n - mean * mean, 0.0) / (n - 1)));
+    table.misclassification_spread.push_back(std::sqrt(miss_rate * (1 - miss_rate) / (n - 1)));
   }
   return table;
 }

@@ -61,7 +61,7 @@ GridRow EvaluateBandwidth(const LearnerConfig& config, KernelKind kernel, double
   const int width = features.num_features + (config.intercept ? 1 : 0);
   const int outputs = config.num_outputs;
   const std::vector<double> unusable(ridges.size(), std::numeric_limits<double>::infinity());
-  GridRow row{{unusable, unusable}, unusable};
+  GridRow row{{unusable, unusable, unusable, unusable}, unusable};
   absl::StatusOr<FeatureMap> map = FeatureMap::Create(features);
   if (!map.ok()) return row;
   std::vector<double> rows_of_features(static_cast<std::size_t>(rows) * width, 1.0);
@@ -96,23 +96,40 @@ struct GridPoint {
   double error;
   double squared;
   double early;
+  double spread;  // the error's standard error
 };
 
 void AddPoints(const GridRow& row, LeaveOneOutCriterion criterion, KernelKind kernel, double gamma,
                const std::vector<double>& ridges, std::vector<GridPoint>& points) {
   const std::vector<double>& errors = row.whole.by(criterion);
+  const std::vector<double>& spreads = row.whole.spread_by(criterion);
   for (std::size_t r = 0; r < ridges.size(); ++r) {
-    points.push_back({kernel, gamma, ridges[r], errors[r], row.whole.squared_error[r], row.early[r]});
+    points.push_back({kernel, gamma, ridges[r], errors[r], row.whole.squared_error[r], row.early[r],
+                      spreads[r]});
   }
 }
 
-std::optional<GridPoint> Choose(const std::vector<GridPoint>& points) {
-  double least = std::numeric_limits<double>::infinity();
-  for (const GridPoint& point : points) least = std::min(least, point.error);
-  if (!std::isfinite(least)) return std::nullopt;
-  std::optional<GridPoint> best;
+std::optional<GridPoint> Choose(const std::vector<GridPoint>& points, TieBreak tie_break) {
+  const GridPoint* least = nullptr;
   for (const GridPoint& point : points) {
-    if (!(point.error <= least * (1 + kNearTie))) continue;
+    if (std::isfinite(point.error) && (!least || point.error < least->error)) least = &point;
+  }
+  if (!least) return std::nullopt;
+  std::optional<GridPoint> best;
+  if (tie_break == TieBreak::kMostRegularized) {
+    // The largest ridge whose error is within one standard error of the
+    // least, at the least's kernel and bandwidth (the "one-standard-error
+    // rule" of cross-validation, as glmnet's lambda.1se).
+    for (const GridPoint& point : points) {
+      if (point.kernel == least->kernel && point.gamma == least->gamma &&
+          point.error <= least->error + least->spread && (!best || point.ridge > best->ridge)) {
+        best = point;
+      }
+    }
+    return best;
+  }
+  for (const GridPoint& point : points) {
+    if (!(point.error <= least->error * (1 + kNearTie))) continue;
     const auto key = [](const GridPoint& p) { return std::tuple(p.early, p.error, p.squared); };
     if (!best || key(point) < key(*best)) best = point;
   }
@@ -179,10 +196,12 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
                                             targets, result.ridges, request.criterion);
       AddPoints(row, request.criterion, kernel, gamma, result.ridges, points);
       const std::vector<double>& errors = row.whole.by(request.criterion);
+      const std::vector<double>& spreads = row.whole.spread_by(request.criterion);
       result.errors.insert(result.errors.end(), errors.begin(), errors.end());
+      result.spreads.insert(result.spreads.end(), spreads.begin(), spreads.end());
     }
   }
-  std::optional<GridPoint> best = Choose(points);
+  std::optional<GridPoint> best = Choose(points, request.tie_break);
   if (!best) return absl::FailedPreconditionError("tuning: no grid point gave a finite error");
   const int refined_features = std::min(model_features, kRefinedFeatures);
   if (refined_features > result.features) {
@@ -195,9 +214,11 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
                                             rows, targets, result.ridges, request.criterion);
       AddPoints(row, request.criterion, best->kernel, gamma, result.ridges, points);
       const std::vector<double>& errors = row.whole.by(request.criterion);
+      const std::vector<double>& spreads = row.whole.spread_by(request.criterion);
       result.refined_errors.insert(result.refined_errors.end(), errors.begin(), errors.end());
+      result.refined_spreads.insert(result.refined_spreads.end(), spreads.begin(), spreads.end());
     }
-    best = Choose(points);
+    best = Choose(points, request.tie_break);
     if (!best) {
       return absl::FailedPreconditionError("tuning: no refined grid point gave a finite error");
     }

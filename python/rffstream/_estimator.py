@@ -89,9 +89,13 @@ class StreamingEstimator(BaseEstimator):
         # Text columns (found in the first rows, _samples) take their buckets.
         text = self.__dict__.get("_text_columns") or []
         num_inputs -= len(text) * (self._buckets() - 1)
-        if fit_rows is not None and self.standardize is None:
-            stream_window = max(256, 80 * num_classes)  # the command line's default
-            options["standardize"] = max(stream_window, min(fit_rows, FIT_WINDOW_ROWS))
+        if fit_rows is not None:
+            # fit's X is a data set, not a stream: what its rows cannot tell
+            # apart goes to the most regularized (the one-standard-error rule).
+            options["window_is_data_set"] = True
+            if self.standardize is None:
+                stream_window = max(256, 80 * num_classes)  # the command line's default
+                options["standardize"] = max(stream_window, min(fit_rows, FIT_WINDOW_ROWS))
         self._engine = _engine.create(options, self.block, num_inputs,
                                       num_targets, num_classes, list(names),
                                       self._class_label_texts(), text, self._buckets())

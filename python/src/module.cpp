@@ -623,6 +623,7 @@ app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
     else if (name == "loss") as(options.loss, "a string");
     else if (name == "max_model_memory_mb") as(options.max_model_memory_mb, "an integer");
     else if (name == "standardize") as(options.standardize, "an integer");
+    else if (name == "window_is_data_set") as(options.window_is_data_set, "True or False");
     else throw py::value_error(absl::StrCat("unknown model option '", name, "'"));
   }
   return options;

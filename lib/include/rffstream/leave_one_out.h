@@ -36,11 +36,19 @@ enum class LeaveOneOutCriterion {
 
 // The leave-one-out errors for each ridge, by both criteria (one
 // decomposition serves both).
+// Each error comes with its standard error: the spread of the rows' own
+// errors over √rows, how far another window of the same stream might put it.
 struct LeaveOneOutTable {
   std::vector<double> squared_error;     // kSquaredError, one per ridge
   std::vector<double> misclassification;  // kMisclassification, one per ridge
+  std::vector<double> squared_error_spread;     // their standard errors
+  std::vector<double> misclassification_spread;
   const std::vector<double>& by(LeaveOneOutCriterion criterion) const {
     return criterion == LeaveOneOutCriterion::kSquaredError ? squared_error : misclassification;
+  }
+  const std::vector<double>& spread_by(LeaveOneOutCriterion criterion) const {
+    return criterion == LeaveOneOutCriterion::kSquaredError ? squared_error_spread
+                                                            : misclassification_spread;
   }
 };
 

@@ -28,6 +28,18 @@
 
 namespace rffstream {
 
+// Which of the grid points the window cannot tell apart wins.
+enum class TieBreak {
+  // Within 2 % of the least error, the least error on the window's first
+  // quarter and half: for a model that goes on to predict a stream's next
+  // lines from few samples.
+  kEarlyLines,
+  // At the best bandwidth, the largest ridge within one standard error of
+  // the least error: for a model fitted once on a data set (Python's fit),
+  // which then predicts rows it never saw.
+  kMostRegularized,
+};
+
 struct TuningRequest {
   bool tune_gamma = true;  // else config.features.gamma is kept
   bool tune_ridge = true;  // else config.ridge is kept
@@ -45,6 +57,7 @@ struct TuningRequest {
   // better judged by how often the left-out row's class is missed (ties,
   // frequent on a short window, go to the smaller squared error).
   LeaveOneOutCriterion criterion = LeaveOneOutCriterion::kSquaredError;
+  TieBreak tie_break = TieBreak::kEarlyLines;
 };
 
 struct TuningResult {
@@ -58,6 +71,7 @@ struct TuningResult {
   std::vector<double> gammas;
   std::vector<double> ridges;
   std::vector<double> errors;
+  std::vector<double> spreads;  // the errors' standard errors, in the same order
   int features = 0;  // the features the table was computed with
   // The second look on a long window (TuningRequest::max_tuning_features):
   // refined_errors[g · ridges.size() + r] for the chosen kernel,
@@ -66,6 +80,7 @@ struct TuningResult {
   int refined_features = 0;
   std::vector<double> refined_gammas;
   std::vector<double> refined_errors;
+  std::vector<double> refined_spreads;
   int rows = 0;
 };
 
