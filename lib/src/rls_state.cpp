@@ -3,6 +3,7 @@
 // clock and the noise sums, checked on loading against what learning can
 // reach; float32 files of the covariance form are converted to the factor.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -28,6 +29,15 @@ Real MaxAbs(std::span<const Real> values) {
 }
 
 }  // namespace
+
+template <class Real>
+void BasicRls<Real>::AddOutput(std::span<const Real> weights, Real noise_sum) {
+  assert(weights.size() == static_cast<std::size_t>(dimension_));
+  weights_.insert(weights_.end(), weights.begin(), weights.end());
+  next_weights_.resize(weights_.size());
+  noise_sums_.push_back(noise_sum);
+  ++num_outputs_;
+}
 
 template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
@@ -141,6 +151,8 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
   return absl::OkStatus();
 }
 
+template void BasicRls<float>::AddOutput(std::span<const float>, float);
+template void BasicRls<double>::AddOutput(std::span<const double>, double);
 template void BasicRls<float>::SaveState(internal::ByteWriter&) const;
 template void BasicRls<double>::SaveState(internal::ByteWriter&) const;
 template absl::Status BasicRls<float>::LoadState(internal::ByteReader&, bool);

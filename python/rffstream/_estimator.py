@@ -124,7 +124,7 @@ class StreamingEstimator(BaseEstimator):
     def _reset(self):
         """Forgets everything learned (fit starts over)."""
         for name in ("_engine", "_input_keys", "n_features_in_", "feature_names_in_",
-                     "_text_columns", "_text_buckets"):
+                     "_text_columns", "_text_buckets", "_waiting"):
             self.__dict__.pop(name, None)
 
     def _fitted_engine(self):
@@ -200,7 +200,11 @@ class StreamingEstimator(BaseEstimator):
 
     @property
     def metrics_(self):
-        """The progressive metrics: every sample predicted before it was learned."""
+        """The progressive metrics: every labelled sample's answer, given
+        before the sample was learned. "samples": the answers counted;
+        "learned": the samples the model has learned (0 while the warm-up
+        window holds them); "warm_up": the window's part of the answers
+        (the provisional model's)."""
         return self._fitted_engine().metrics()
 
     @property
@@ -264,17 +268,27 @@ class StreamingEstimator(BaseEstimator):
             self._restore_keys()
             return
         description, (X, y) = pickled
+        self._engine = self._engine_holding(description, X, y)
+        self._restore_keys()
+
+    def _engine_holding(self, description, X, y, class_labels=None):
+        """A new engine of this estimator's options for the model that
+        `description` describes (still in its warm-up window), holding the
+        samples X, y again; a classifier's labels may be given anew."""
         classes = description["num_classes"]
+        if class_labels is None:
+            class_labels = description.get("class_labels", [])
+        else:
+            classes = len(class_labels)
         text = list(description.get("categorical_columns", []))
         buckets = description.get("category_buckets", _text.BUCKETS)
-        self._engine = _engine.create(self._model_options(), self.block,
-                                      description["num_inputs"] - len(text) * (buckets - 1),
-                                      1 if classes else description["num_outputs"], classes,
-                                      description["column_names"],
-                                      description.get("class_labels", []), text, buckets)
+        engine = _engine.create(self._model_options(), self.block,
+                                description["num_inputs"] - len(text) * (buckets - 1),
+                                1 if classes else description["num_outputs"], classes,
+                                description["column_names"], class_labels, text, buckets)
         if len(X):
-            self._engine.learn(X, y)
-        self._restore_keys()
+            engine.learn(X, y)
+        return engine
 
     def _restore_keys(self):
         if "_input_keys" in self.__dict__:

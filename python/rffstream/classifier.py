@@ -20,6 +20,16 @@ def _probabilities(outputs):
     return np.where(totals > 0, estimates / safe_totals, softmax)
 
 
+def _label_array(labels):
+    """Labels as an array that keeps each one's type (numpy would turn 1
+    and "cat" together into text)."""
+    array = np.asarray(labels)
+    if array.dtype.kind in "US" and not all(isinstance(label, str) for label in labels):
+        array = np.empty(len(labels), dtype=object)
+        array[:] = labels
+    return array
+
+
 class Classifier(StreamingEstimator):
     """A streaming kernel classifier with the options of `rffstream learn
     --classes=K`.
@@ -50,8 +60,8 @@ class Classifier(StreamingEstimator):
                 raise ValueError(f"classes={labels}: a classifier has at least 2 and at most "
                                  f"{_engine.max_classes} classes")
             labels = np.arange(labels)
-        labels = np.asarray(labels)
-        if labels.ndim != 1 or len(np.unique(labels)) != len(labels):
+        labels = labels if isinstance(labels, np.ndarray) else _label_array(labels)
+        if labels.ndim != 1 or len(set(labels.tolist())) != len(labels):
             raise ValueError(f"classes must be a number K or distinct labels, got {labels!r}")
         if len(labels) < 2:
             raise ValueError(f"only one class is present ({labels.tolist()}): a classifier "
@@ -111,27 +121,65 @@ class Classifier(StreamingEstimator):
     # -- River -------------------------------------------------------------
 
     def learn_one(self, x, y):
-        """Learns one sample: x a dict of named inputs or a sequence, y its label."""
-        engine = self.__dict__.get("_engine")
-        if engine is None:
+        """Learns one sample: x a dict of named inputs or a sequence, y its
+        label. With classes=None (River's habit) the classes are the labels
+        seen so far: a new label becomes a class as if it had been declared
+        from the start (its output learns that every earlier sample was not
+        of it; see BasicLearner::AddClass for the loss and settings where
+        that is exact). Until a second label is seen the samples wait, and
+        predict_one answers the one label seen."""
+        if "_engine" not in self.__dict__:
             if self.classes is None:
-                raise ValueError("learn_one needs the classes up front: Classifier(classes=K) or "
-                                 "Classifier(classes=[labels])")
+                self._wait_for_a_second_label(x, y)
+                return
             self._set_classes(self.classes)
             self._start_from_dict(x, 1, len(self.classes_), ["class"])
-            engine = self._engine
+        elif self.classes is None and y not in self._index:
+            self._add_class(y)
+        self._learn_known_one(x, y)
+
+    def _learn_known_one(self, x, y):
         index = self._index.get(y)
         if index is None:
             raise ValueError(f"y is {y!r}, not one of the classes {self.classes_.tolist()}")
-        notes = engine.learn_one(x, index)
+        notes = self._engine.learn_one(x, index)
         if notes:
             self._show_notes(notes)
+
+    def _wait_for_a_second_label(self, x, y):
+        waiting = self.__dict__.setdefault("_waiting", [])
+        waiting.append((x, y))
+        labels = list(dict.fromkeys(label for _, label in waiting))
+        if len(labels) < 2:
+            return
+        self._set_classes(_label_array(labels))
+        self._start_from_dict(waiting[0][0], 1, 2, ["class"])
+        del self._waiting
+        for sample, label in waiting:
+            self._learn_known_one(sample, label)
+
+    def _add_class(self, label):
+        """A label first seen in the stream becomes the last class."""
+        if len(self.classes_) >= _engine.max_classes:
+            raise ValueError(f"y is {label!r}, a new class beyond the {_engine.max_classes} "
+                             "a classifier may have; nothing was learned")
+        labels = _label_array(self.classes_.tolist() + [label])
+        engine = self._engine
+        if engine.has_model:
+            self._engine = engine.with_class(str(label), self.block)
+        else:  # the warm-up window: its samples are held again by a new engine
+            X, y = engine.held()
+            self._engine = self._engine_holding(engine.description(), X, y,
+                                                [str(text) for text in labels.tolist()])
+        self._restore_keys()
+        self._set_classes(labels)
 
     def predict_one(self, x):
         """The predicted label; None before anything was learned."""
         engine = self.__dict__.get("_engine")
         if engine is None:
-            return None
+            waiting = self.__dict__.get("_waiting")
+            return waiting[0][1] if waiting else None
         return self.classes_[engine.predict_class_one(x)]
 
     # -- scikit-learn ------------------------------------------------------
@@ -206,7 +254,8 @@ class Classifier(StreamingEstimator):
         was learned."""
         engine = self.__dict__.get("_engine")
         if engine is None:
-            return {}
+            waiting = self.__dict__.get("_waiting")
+            return {waiting[0][1]: 1.0} if waiting else {}
         outputs = np.asarray(engine.predict_outputs_one(x), dtype=float).reshape(1, -1)
         return dict(zip(self.classes_.tolist(), _probabilities(outputs)[0].tolist()))
 

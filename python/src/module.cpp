@@ -90,6 +90,10 @@ std::span<const T> Matrix(const py::array_t<T, py::array::c_style>& array, std::
 }
 
 template <class Real>
+py::object ResumeEngine(absl::StatusOr<BasicCheckpoint<Real>> checkpoint, int block,
+                        const std::string& source);
+
+template <class Real>
 class Engine {
  public:
   explicit Engine(std::unique_ptr<StreamEstimator<Real>> estimator)
@@ -216,6 +220,18 @@ class Engine {
     RaiseRefused(refused);
   }
 
+  // A new engine: this model with a class first seen in the stream, as if
+  // it had been declared from the start (AddClass in checkpoint.h).
+  py::object WithClass(const std::string& label, int block) {
+    absl::StatusOr<BasicCheckpoint<Real>> checkpoint = [&] {
+      const std::unique_lock<std::mutex> lock = Lock();
+      RequireModel();
+      return absl::StatusOr<BasicCheckpoint<Real>>(estimator_->stage().Snapshot());
+    }();
+    Check(AddClass(*checkpoint, label));
+    return ResumeEngine(std::move(checkpoint), block, "the model");
+  }
+
   py::bytes Serialize() {
     const std::unique_lock<std::mutex> lock = Lock();
     RequireModel();
@@ -321,14 +337,18 @@ class Engine {
     const std::unique_lock<std::mutex> lock = Lock();
     const app::ModelStage<Real>& stage = estimator_->stage();
     py::dict metrics;
-    metrics["samples"] = estimator_->has_model() ? estimator_->learner().samples_learned() : 0;
+    const bool in_window = !estimator_->has_model();
+    metrics["learned"] = in_window ? 0 : estimator_->learner().samples_learned();
     // The warm-up window's answers (the provisional model's), counted
     // above too: apart, for the reader who wants the tuned model's alone.
+    // While the window fills, every answer so far is one of them.
     py::dict warm_up;
     if (estimator_->task().is_classifier()) {
-      metrics["accuracy"] = stage.classification().accuracy();
-      warm_up["samples"] = stage.warm_up().classified;
-      warm_up["accuracy"] = stage.warm_up().accuracy();
+      const ClassificationMetrics& all = stage.classification();
+      metrics["samples"] = all.count();
+      metrics["accuracy"] = all.accuracy();
+      warm_up["samples"] = in_window ? all.count() : stage.warm_up().classified;
+      warm_up["accuracy"] = in_window ? all.accuracy() : stage.warm_up().accuracy();
       metrics["warm_up"] = warm_up;
       return metrics;
     }
@@ -337,9 +357,11 @@ class Engine {
       into["mae"] = target.mean_absolute_error();
       into["r2"] = target.r_squared();
     };
+    metrics["samples"] = stage.metrics().count();
     add(metrics, stage.metrics());
-    warm_up["samples"] = stage.warm_up().regression.count();
-    add(warm_up, stage.warm_up().regression);
+    const RegressionMetrics& window = in_window ? stage.metrics() : stage.warm_up().regression;
+    warm_up["samples"] = window.count();
+    add(warm_up, window);
     metrics["warm_up"] = warm_up;
     if (stage.target_metrics().size() > 1) {
       py::list targets;
@@ -694,6 +716,7 @@ void BindEngine(py::module_& module, const char* name) {
       .def("predict_with_variance", &E::PredictWithVariance, py::arg("X"))
       .def("end_warm_up", &E::EndWarmUp)
       .def("serialize", &E::Serialize)
+      .def("with_class", &E::WithClass, py::arg("label"), py::arg("block"))
       .def("save", &E::Save, py::arg("path"))
       .def("held", &E::Held)
       .def("description", &E::Description)

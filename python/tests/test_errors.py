@@ -73,8 +73,8 @@ def test_classifier_labels_are_checked(class_stream):
     model = rffstream.Classifier(classes=3)
     with pytest.raises(ValueError, match="y row 2 is 7, not one of the classes"):
         model.partial_fit(X[:3], [0, 1, 7])
-    with pytest.raises(ValueError, match="learn_one needs the classes up front"):
-        rffstream.Classifier().learn_one([0.0, 0.0], 1)
+    with pytest.raises(ValueError, match="y is 7, not one of the classes"):
+        rffstream.Classifier(classes=3).learn_one([0.0, 0.0], 7)  # declared: a contract
     with pytest.raises(ValueError, match="the first partial_fit or learn needs the classes"):
         rffstream.Classifier().partial_fit(X[:3], y[:3])
     with pytest.raises(ValueError, match="Unknown label type: continuous"):

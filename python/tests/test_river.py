@@ -39,6 +39,58 @@ def test_classifier_one_at_a_time(class_stream):
     assert model.metrics_["accuracy"] > 0.85
 
 
+@pytest.mark.parametrize("precision,tolerance", [("float64", 1e-9), ("float32", 1e-3)])
+def test_new_labels_as_they_come_equal_classes_declared_up_front(class_stream, precision,
+                                                                  tolerance):
+    X, y = class_stream
+    labels = np.array(["inner", "east", "west"])[y]
+    # "west" first comes after the warm-up window has ended with two classes
+    # (256 lines); a fourth label, 7, after that (a number among texts).
+    keep = (labels != "west") | (np.arange(len(y)) >= 400)
+    X, labels = X[keep], labels[keep].astype(object)
+    labels[700::50] = 7
+    settings = dict(features=64, gamma=0.5, ridge=0.1, precision=precision, block=1)
+    grown = rffstream.Classifier(**settings)
+    declared = rffstream.Classifier(classes=["inner", "east", "west", 7], **settings)
+    first = labels[0]
+    assert grown.predict_one(X[0]) is None
+    for x, label in zip(X, labels):
+        answer = grown.predict_one(x)
+        if "_engine" not in grown.__dict__:  # one label so far: it is the answer
+            assert answer in (None, first) and grown.predict_proba_one(x) in ({}, {first: 1.0})
+        grown.learn_one(x, label)
+        declared.learn_one(x, label)
+    assert grown.classes is None
+    assert set(grown.classes_.tolist()) == {"inner", "east", "west", 7}
+    order = [grown.classes_.tolist().index(c) for c in declared.classes_.tolist()]
+    np.testing.assert_allclose(grown.decision_function(X[:100])[:, order],
+                               declared.decision_function(X[:100]), atol=tolerance)
+    assert (grown.predict(X[:100]) == declared.predict(X[:100])).mean() > 0.98
+    assert 7 in grown.predict(X).tolist() or 7 in grown.classes_.tolist()
+    # It keeps its labels through a pickle and a checkpoint.
+    import pickle
+    again = pickle.loads(pickle.dumps(grown))
+    np.testing.assert_array_equal(again.predict(X[:50]), grown.predict(X[:50]))
+
+
+def test_a_new_label_inside_the_warm_up_window_is_held_again(class_stream):
+    X, y = class_stream
+    labels = np.array(["inner", "east", "west"])[y]
+    grown = rffstream.Classifier(features=64, block=1)
+    declared = rffstream.Classifier(classes=list(dict.fromkeys(labels[:200])), features=64,
+                                    block=1)
+    for x, label in zip(X[:200], labels[:200]):
+        grown.learn_one(x, label)
+        declared.learn_one(x, label)
+    assert len(grown.classes_) == 3 and not grown.model_["has_model"]
+    assert grown.model_["held"] == 200 and grown.metrics_["samples"] == 200
+    grown.end_warm_up()
+    declared.end_warm_up()
+    order = [grown.classes_.tolist().index(c) for c in declared.classes_.tolist()]
+    np.testing.assert_allclose(grown.decision_function(X[:50])[:, order],
+                               declared.decision_function(X[:50]), atol=1e-9)
+
+
 def test_several_targets_one_at_a_time(regression_stream):
     X, y = regression_stream
     model = rffstream.Regressor(standardize=0, gamma=0.5, ridge=0.01)

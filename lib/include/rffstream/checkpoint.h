@@ -129,6 +129,15 @@ template <class Real>
 // header, to choose between LoadCheckpoint<float> and LoadCheckpoint<double>.
 [[nodiscard]] absl::StatusOr<int> ReadCheckpointPrecision(const std::string& path);
 
+// A classifier's class first seen in the stream, labelled `label`, added as
+// if it had been declared from the start (BasicLearner::AddClass): the
+// task's classes and labels (the labels so far become "0".."K-1" when the
+// model had none) and the confusion counts grow by one class.
+// FailedPrecondition for a regression, a label already there, or an
+// unsound model; the checkpoint then unchanged.
+template <class Real>
+[[nodiscard]] absl::Status AddClass(BasicCheckpoint<Real>& checkpoint, std::string label);
+
 }  // namespace rffstream
 
 #endif  // RFFSTREAM_CHECKPOINT_H_

@@ -145,6 +145,22 @@ class BasicLearner {
 
   std::int64_t samples_learned() const { return samples_learned_; }
 
+  // A classifier's new class (one-vs-rest outputs, +1 for the class and -1
+  // elsewhere): appends an output as if the class had been declared from
+  // the start, its target -1 for every sample learned. With the squared
+  // loss: from K >= 3 outputs exactly (each sample's targets sum to 2 - K,
+  // so the new weights are the outputs' sum over K - 2); from 2 outputs by
+  // the intercept, whose row of P⁻¹ = λI + Σ zzᵀ is λ e + Σ z: exact with
+  // β = 1, close with forgetting (whose refresh keeps λ only on average);
+  // without an intercept the new output starts at the prior, 0, as if the
+  // earlier samples had said nothing of the class. With the hinge loss the
+  // class gets a fresh engine that learns from the samples that follow (as
+  // River's one-vs-rest does). The new output's noise estimate starts at
+  // the others' mean. O(D²) (O(D³) for float32's factor with 2 outputs).
+  // FailedPrecondition with fewer than 2 outputs or an unsound model.
+  // Allocates.
+  [[nodiscard]] absl::Status AddClass();
+
   // OK while the model is sound; else FailedPrecondition naming what was
   // lost and the setting that avoids it (see BasicRls::soundness()). Once
   // not sound, a model refuses every sample and must not be saved: the

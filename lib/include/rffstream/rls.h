@@ -145,6 +145,11 @@ class BasicRls {
                                                    dimension_);
   }
 
+  // Appends an output with these weights, its noise sum `noise_sum` (a
+  // classifier's new class: BasicLearner::AddClass). REQUIRES:
+  // weights.size() == dimension(). Allocates.
+  void AddOutput(std::span<const Real> weights, Real noise_sum);
+
   // A copy of P = A⁻¹ as a full dimension() × dimension() row-major matrix
   // (for inspection and export; allocates).
   std::vector<Real> CovarianceMatrix() const;
