@@ -113,13 +113,36 @@ class StreamingEstimator(BaseEstimator):
         return []
 
     def _start_from_dict(self, x, num_targets, num_classes, target_names):
-        """The engine for a first sample that may be a dict of named inputs."""
+        """The engine for a first sample that may be a dict of named inputs;
+        its values that hold text make text columns."""
+        values = list(x.values()) if isinstance(x, dict) else list(x)
+        self._text_columns = _text.text_positions(values)
+        width = len(values) + len(self._text_columns) * (self._buckets() - 1)
         if isinstance(x, dict):
             keys = list(x)
-            self._start(len(keys), num_targets, num_classes,
+            self._start(width, num_targets, num_classes,
                         [str(key) for key in keys] + target_names, keys=keys)
         else:
-            self._start(len(x), num_targets, num_classes)
+            self._start(width, num_targets, num_classes)
+
+    def _one(self, x):
+        """One sample as the engine takes it: with text columns, a row of
+        their buckets (rffstream/_text.py); else x as given."""
+        text = self.__dict__.get("_text_columns")
+        if not text:
+            return x
+        if isinstance(x, dict):
+            keys = self.__dict__.get("_input_keys") or list(self.feature_names_in_)
+            for key in x:
+                if key not in keys:
+                    raise ValueError(f"x has an input the model does not know: {key}")
+            values = [x.get(key) for key in keys]  # a key left out is missing
+        else:
+            values = list(x)
+        if len(values) != self.n_features_in_:
+            raise ValueError(f"x has {len(values)} inputs, but the model is expecting "
+                             f"{self.n_features_in_}")
+        return _text.encode([values], text, self._buckets())[0]
 
     def _reset(self):
         """Forgets everything learned (fit starts over)."""

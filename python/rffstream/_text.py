@@ -67,6 +67,11 @@ def text_columns(X):
             if any(_is_text(value) for value in array[:, column])]
 
 
+def text_positions(values):
+    """The positions of one sample's values that hold text."""
+    return [position for position, value in enumerate(values) if _is_text(value)]
+
+
 def encode(X, columns, buckets):
     """X's rows as the engine's inputs: each text column of `columns` as
     `buckets` values, every other column a number (missing: NaN)."""

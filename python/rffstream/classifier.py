@@ -142,7 +142,7 @@ class Classifier(StreamingEstimator):
         index = self._index.get(y)
         if index is None:
             raise ValueError(f"y is {y!r}, not one of the classes {self.classes_.tolist()}")
-        notes = self._engine.learn_one(x, index)
+        notes = self._engine.learn_one(self._one(x), index)
         if notes:
             self._show_notes(notes)
 
@@ -180,7 +180,7 @@ class Classifier(StreamingEstimator):
         if engine is None:
             waiting = self.__dict__.get("_waiting")
             return waiting[0][1] if waiting else None
-        return self.classes_[engine.predict_class_one(x)]
+        return self.classes_[engine.predict_class_one(self._one(x))]
 
     # -- scikit-learn ------------------------------------------------------
 
@@ -256,7 +256,7 @@ class Classifier(StreamingEstimator):
         if engine is None:
             waiting = self.__dict__.get("_waiting")
             return {waiting[0][1]: 1.0} if waiting else {}
-        outputs = np.asarray(engine.predict_outputs_one(x), dtype=float).reshape(1, -1)
+        outputs = np.asarray(engine.predict_outputs_one(self._one(x)), dtype=float).reshape(1, -1)
         return dict(zip(self.classes_.tolist(), _probabilities(outputs)[0].tolist()))
 
     def score(self, X, y):

@@ -43,7 +43,7 @@ class Regressor(StreamingEstimator):
             self._start_from_dict(x, targets, 0,
                                   ["y"] if targets == 1 else [f"y{t}" for t in range(targets)])
             engine = self._engine
-        notes = engine.learn_one(x, y)
+        notes = engine.learn_one(self._one(x), y)
         if notes:
             self._show_notes(notes)
 
@@ -54,8 +54,8 @@ class Regressor(StreamingEstimator):
         if engine is None:
             return 0.0
         if self._num_targets == 1:
-            return engine.predict_one(x)
-        return engine.predict_outputs_one(x)
+            return engine.predict_one(self._one(x))
+        return engine.predict_outputs_one(self._one(x))
 
     # -- scikit-learn ------------------------------------------------------
 

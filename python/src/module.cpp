@@ -502,10 +502,10 @@ class Engine {
   }
 
   void ReadSample(py::handle x, std::vector<double>& values) const {
-    if (!estimator_->task().categorical_columns.empty()) {
-      throw py::value_error(
-          "this model has text columns, which one-sample calls do not encode yet: pass rows as "
-          "a 2-D array (learn, partial_fit, predict)");
+    // A model with text columns takes rows with their buckets, which the
+    // estimators encode (rffstream/_text.py).
+    if (!estimator_->task().categorical_columns.empty() && !py::isinstance<py::array>(x)) {
+      throw py::value_error("this model has text columns: x must be the row with their buckets");
     }
     PyObject* object = x.ptr();
     if (PyDict_Check(object)) {

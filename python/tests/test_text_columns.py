@@ -41,10 +41,42 @@ def test_text_columns_are_learned_and_the_cli_reads_the_model(app, tmp_path):
     np.testing.assert_allclose(loaded.predict(rows), model.predict(rows), rtol=1e-12)
 
 
-def test_a_text_column_needs_rows_for_one_sample_calls():
-    X, y = houses(rows=300)
-    model = rffstream.Regressor(features=32).fit(X, y)
-    with pytest.raises(ValueError, match="text columns"):
-        model.predict_one([100.0, "paris", 5.0])
+def test_one_sample_calls_take_text_values():
+    X, y = houses(rows=400)
+    names = ["sqft", "city", "age"]
+    streamed = rffstream.Regressor(features=32, block=1)
+    answers = []
+    for i, (row, target) in enumerate(zip(X, y)):
+        # The first dict names the inputs (its age is None: missing); later
+        # ones leave a missing age out.
+        sample = {name: value for name, value in zip(names, row) if value is not None or i == 0}
+        answers.append(streamed.predict_one(sample))
+        streamed.learn_one(sample, target)
+    assert streamed.n_features_in_ == 3 and list(streamed.feature_names_in_) == names
+    # The same stream as rows: the same model, and after the window the same
+    # a-priori answers (within it predict_one answers the targets' mean).
+    rows = rffstream.Regressor(features=32, block=1)
+    priors = rows.learn(X, y)
+    np.testing.assert_allclose(answers[256:], priors[256:], rtol=1e-12)
+    new = np.array([[120.0, "paris", 10.0], [80.0, "marseille", None]], dtype=object)
+    np.testing.assert_allclose(streamed.predict(new), rows.predict(new), rtol=1e-12)
+    assert streamed.predict_one({"sqft": 120.0, "city": "paris", "age": 10.0}) == \
+        pytest.approx(rows.predict(new[:1])[0], rel=1e-12)
+    assert streamed.predict_one([80.0, "marseille", None]) == \
+        pytest.approx(rows.predict(new[1:])[0], rel=1e-12)
+    with pytest.raises(ValueError, match="x has an input the model does not know: town"):
+        streamed.predict_one({"sqft": 1.0, "town": "paris"})
+    with pytest.raises(ValueError, match="x has 2 inputs, but the model is expecting 3"):
+        streamed.predict_one([100.0, "paris"])
     with pytest.raises(ValueError, match="X has 2 features, but Regressor is expecting 3"):
-        model.predict(X[:, :2])
+        rows.predict(X[:, :2])
+
+
+def test_a_classifier_learns_text_values_one_at_a_time():
+    X, _ = houses(rows=300)
+    labels = np.where(X[:, 1] == "paris", "dear", "cheap")
+    model = rffstream.Classifier(features=32)
+    for row, label in zip(X, labels):
+        model.learn_one(list(row), label)
+    assert model.predict_one([100.0, "paris", 20.0]) == "dear"
+    assert set(model.predict_proba_one([100.0, "lyon", 20.0])) == {"dear", "cheap"}
