@@ -20,8 +20,8 @@ ABSL_FLAG(std::string, ignore, "",
           "csv/dense: columns to skip, comma-separated names (from the header) or 0-based indices");
 ABSL_FLAG(std::string, categorical, "auto",
           "csv/dense: text (category) columns, each value its own input direction: auto (the "
-          "columns whose first data line holds text), none, or comma-separated names or 0-based "
-          "indices");
+          "columns whose first data line holds text, or in a file whose first value after an "
+          "empty one does), none, or comma-separated names or 0-based indices");
 ABSL_FLAG(int, category_buckets, 64,
           "the inputs each text column takes; a value sets two of them, picked by its hash, so "
           "values never seen before need no new state");

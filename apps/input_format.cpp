@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "input_head.h"
 #include "model_options.h"
 #include "rffstream/csv_line_parser.h"
 #include "rffstream/libsvm_line_parser.h"
@@ -47,14 +48,16 @@ absl::StatusOr<std::vector<int>> IgnoredColumns(const InputOptions& options, int
 
 // The input columns read as text: those --categorical names, or with
 // "auto" those whose field on the first data line is neither a number nor
-// a missing value.
+// a missing value, and those it leaves missing whose first value in the
+// input's head is text (input_head.h).
 absl::StatusOr<std::vector<int>> CategoricalColumns(const InputOptions& options, const Task& task,
-                                                    std::string_view first_line) {
+                                                    std::string_view first_line,
+                                                    std::string_view head) {
   if (options.categorical == "none") return std::vector<int>{};
   if (options.categorical != "auto") {
     return Columns("--categorical", options.categorical, task.num_fields, task.column_names);
   }
-  std::vector<int> columns;
+  std::vector<int> columns, undecided;
   if (first_line.empty()) return columns;
   const std::vector<std::string> fields = SplitCsvHeader(first_line, InputDelimiter(options));
   for (int column = 0; column < static_cast<int>(fields.size()) && column < task.num_fields;
@@ -71,8 +74,15 @@ absl::StatusOr<std::vector<int>> CategoricalColumns(const InputOptions& options,
           task.ColumnName(column), ": '", fields[column],
           "' is not a number, so this line is no data (a header row? give --header)"));
     }
-    if (text && !listed(task.ignored_columns)) columns.push_back(column);
+    if (listed(task.ignored_columns) || listed(task.target_columns)) continue;
+    if (text) columns.push_back(column);
+    if (IsMissingValue(fields[column])) undecided.push_back(column);
   }
+  for (const int column : TextColumnsAhead(head, first_line, InputDelimiter(options),
+                                           task.num_fields, undecided)) {
+    columns.push_back(column);
+  }
+  std::sort(columns.begin(), columns.end());
   return columns;
 }
 
@@ -181,7 +191,7 @@ std::string_view WithoutByteOrderMark(std::string_view first_line) {
 absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOptions& model,
                                      std::string_view first_line,
                                      const std::vector<std::string>& header, int libsvm_dimension,
-                                     int num_fields) {
+                                     int num_fields, std::string_view head) {
   Task task;
   task.format = FormatOf(options);
   task.header = !header.empty();
@@ -231,7 +241,7 @@ absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOpt
   if (task.num_inputs() < 1) {
     return absl::InvalidArgumentError("no column is left for the inputs (--target/--targets/--ignore)");
   }
-  absl::StatusOr<std::vector<int>> categorical = CategoricalColumns(options, task, first_line);
+  absl::StatusOr<std::vector<int>> categorical = CategoricalColumns(options, task, first_line, head);
   if (!categorical.ok()) return categorical.status();
   task.categorical_columns = *std::move(categorical);
   task.category_buckets = options.category_buckets;
@@ -300,7 +310,7 @@ std::vector<std::string> InputOptionConflicts(const InputOptions& options, const
     }
     if (given.Has("categorical") && options.categorical != "auto") {
       check_columns("--categorical", options.categorical,
-                    CategoricalColumns(options, task, ""), task.categorical_columns);
+                    CategoricalColumns(options, task, "", ""), task.categorical_columns);
     }
     if (given.Has("category_buckets") && !task.categorical_columns.empty() &&
         options.category_buckets != task.category_buckets) {

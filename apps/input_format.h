@@ -46,7 +46,9 @@ std::string_view WithoutByteOrderMark(std::string_view first_line);
 // The task the options describe for a new model, from the header (empty when
 // none) and the first data line; `libsvm_dimension` is the inferred one, or
 // 0 to take --dim; `num_fields`, when positive, fixes the field count
-// instead of the first line (serve's --fields). InvalidArgument errors are
+// instead of the first line (serve's --fields); `head`, the input's first
+// bytes when read ahead (input_head.h), decides the text columns that the
+// first line leaves empty. InvalidArgument errors are
 // usage errors; FailedPrecondition ones are about the input (too few
 // columns); OutOfRange means this first line is a bad line (more inputs than
 // --max_inputs) and the next one may start the stream instead.
@@ -54,7 +56,8 @@ std::string_view WithoutByteOrderMark(std::string_view first_line);
                                                    const ModelOptions& model,
                                                    std::string_view first_line,
                                                    const std::vector<std::string>& header,
-                                                   int libsvm_dimension, int num_fields = 0);
+                                                   int libsvm_dimension, int num_fields = 0,
+                                                   std::string_view head = {});
 
 // The options that contradict a loaded model's task, each as
 // "--flag=value (the model has ...)"; empty when they agree.

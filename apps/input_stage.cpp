@@ -86,7 +86,8 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
     return absl::OkStatus();
   }
   absl::StatusOr<Task> task =
-      TaskFromOptions(settings_.input, settings_.model, first_data_line, header_, 0, settings_.fields);
+      TaskFromOptions(settings_.input, settings_.model, first_data_line, header_, 0, settings_.fields,
+                      settings_.head);
   if (!task.ok()) return task.status();
   UseTask(*task, LineColumns::kAll);
   return absl::OkStatus();

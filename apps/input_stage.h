@@ -38,6 +38,8 @@ class InputStage {
     // of the warm-up window's lines, not the first line's (serve: many
     // clients, none of whom may decide the shape for the others).
     bool shape_from_window = false;
+    // The input's first bytes when it is a regular file (input_head.h).
+    std::string head;
   };
 
   explicit InputStage(Settings settings) : settings_(std::move(settings)) {}

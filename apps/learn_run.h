@@ -20,6 +20,7 @@
 #include "absl/time/time.h"
 #include "checkpoint_schedule.h"
 #include "exit_codes.h"
+#include "input_head.h"
 #include "learn_output.h"
 #include "line_reader.h"
 #include "options.h"
@@ -67,7 +68,7 @@ class LearnRun {
         input_name_(std::move(input_name)),
         output_(writer, stderr, options.output, input_name_, std::move(metrics_log),
                 ProgressLine(stderr, input_fd, !options.output.quiet && !writer.on_terminal())),
-        pipeline_(Settings(options, mode, input_name_), output_),
+        pipeline_(Settings(options, mode, input_name_, input_fd), output_),
         schedule_(mode == RunMode::kLearn ? options.checkpoint.save : "",
                   options.checkpoint.save_every, absl::Seconds(options.checkpoint.save_interval)),
         quiet_(options.output.quiet) {
@@ -113,7 +114,7 @@ class LearnRun {
 
  private:
   static PipelineSettings Settings(const StreamOptions& options, RunMode mode,
-                                   const std::string& input_name) {
+                                   const std::string& input_name, int input_fd) {
     PipelineSettings settings;
     settings.input = options.input_format;
     settings.model = options.model;
@@ -125,6 +126,7 @@ class LearnRun {
     settings.input_name = input_name;
     settings.quiet = options.output.quiet;
     settings.tune_report = options.output.tune_report;
+    if (options.input_format.categorical == "auto") settings.input_head = ReadInputHead(input_fd);
     return settings;
   }
 

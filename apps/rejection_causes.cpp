@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <string>
 #include <vector>
 
 #include "printable_text.h"
@@ -22,6 +23,22 @@ std::string CauseOf(std::string_view reason) {
     if (!quoted) cause += c;
   }
   return cause;
+}
+
+// The command line's fix for a text value in a number column ("column 3
+// 'city': 'paris' is not a number (a text column? ..."): the flags that
+// name the column; empty for other causes.
+std::string FixFor(std::string_view reason) {
+  constexpr std::string_view kPrefix = "column ", kTextHint = "(a text column?";
+  if (reason.substr(0, kPrefix.size()) != kPrefix || reason.find(kTextHint) == reason.npos) return {};
+  std::string_view label = reason.substr(kPrefix.size());
+  label = label.substr(0, label.find(": "));
+  // "3 'city'" names the column city; "3" alone (no header) by its index.
+  const std::size_t quote = label.find(" '");
+  const std::string_view column =
+      quote == label.npos ? label : label.substr(quote + 2, label.size() - quote - 3);
+  const std::string name(column);
+  return "--categorical=" + name + " (or --ignore=" + name + " to leave it out)";
 }
 
 }  // namespace
@@ -54,6 +71,9 @@ void RejectionCauses::Print(std::FILE* log, std::size_t shown) const {
     }
     std::fprintf(log, "  %" PRId64 " x line %" PRId64 ": %s\n", ordered[i]->count,
                  ordered[i]->first_line, EscapeForLog(ordered[i]->first_reason).c_str());
+    if (const std::string fix = FixFor(ordered[i]->first_reason); !fix.empty()) {
+      std::fprintf(log, "      the fix: %s\n", EscapeForLog(fix).c_str());
+    }
   }
   if (rest > 0) std::fprintf(log, "  %" PRId64 " for other causes\n", rest);
 }

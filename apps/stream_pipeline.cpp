@@ -15,7 +15,8 @@ StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sin
     : settings_(std::move(settings)),
       sink_(sink),
       input_({settings_.input, settings_.model, settings_.reads_header,
-              settings_.lines_without_targets, settings_.fields, settings_.shape_from_window}),
+              settings_.lines_without_targets, settings_.fields, settings_.shape_from_window,
+              settings_.input_head}),
       model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads}) {}
 
 template <class Real>

@@ -59,6 +59,9 @@ struct PipelineSettings {
   // Without --fields or a model, the warm-up window's most common field
   // count decides the input's shape, not the first line (serve).
   bool shape_from_window = false;
+  // The input's first bytes when it is a regular file, read ahead
+  // (input_head.h): they decide the text columns the first line leaves empty.
+  std::string input_head;
   int block_size = 1;        // labelled lines learned together, exactly
   int threads = 1;           // for each sample's work (ModelStage::Settings)
   bool with_variance = false;

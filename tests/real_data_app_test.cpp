@@ -89,6 +89,34 @@ TEST_CASE("Text in a column not read as categories is rejected with a hint namin
   CHECK(refused.exit_code == 3);
 }
 
+TEST_CASE("A text column the first line leaves empty is found further on in a file",
+          "[app][real_data][categorical]") {
+  // The first house has no city: in a file the lines after it decide.
+  HouseFile houses = MakeHouses(400);
+  const std::size_t first = houses.csv.find('\n') + 1;
+  std::size_t city = first;
+  for (int comma = 0; comma < 3; ++comma) city = houses.csv.find(',', city) + 1;
+  houses.csv.erase(city, houses.csv.find(',', city) - city);
+  REQUIRE(houses.csv.substr(first, houses.csv.find('\n', first) - first).find(",,") !=
+          std::string::npos);
+  const RunResult from_file = RunApp("learn" + kHouseFlags, houses.csv);
+  CHECK(from_file.exit_code == 0);
+  CHECK(from_file.err.find("400 learned, 0 predicted only, 0 rejected") != std::string::npos);
+
+  // On a pipe only the first line can decide: the city's lines are
+  // rejected, and the summary names the flags that fix it.
+  TempDir dir;
+  const std::string input = dir.File("houses.csv"), log = dir.File("log");
+  std::ofstream(input) << houses.csv;
+  const std::string command = "cat " + input + " | " + std::string(RFFSTREAM_APP_PATH) +
+                              " learn" + kHouseFlags + " > /dev/null 2> " + log;
+  CHECK(std::system(command.c_str()) == 0);
+  const std::string piped = ReadText(log);
+  CHECK(piped.find("399 rejected") != std::string::npos);
+  CHECK(piped.find("      the fix: --categorical=city (or --ignore=city to leave it out)") !=
+        std::string::npos);
+}
+
 TEST_CASE("A declared category column, its buckets and a model that keeps them",
           "[app][real_data][categorical][checkpoint]") {
   TempDir dir;
