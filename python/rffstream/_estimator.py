@@ -112,6 +112,16 @@ class StreamingEstimator(BaseEstimator):
         """The labels as the checkpoint keeps them (text); none for a regressor."""
         return []
 
+    @staticmethod
+    def _frame_names(X, target_names):
+        """A DataFrame's column names (when all are text), then the
+        targets', as the model's column names (feature_names_in_, and the
+        header the command line reads); none for other X."""
+        columns = getattr(X, "columns", None)
+        if columns is None or not all(isinstance(column, str) for column in columns):
+            return ()
+        return [*columns, *target_names]
+
     def _start_from_dict(self, x, num_targets, num_classes, target_names):
         """The engine for a first sample that may be a dict of named inputs;
         its values that hold text make text columns."""

@@ -187,11 +187,13 @@ class Classifier(StreamingEstimator):
     def fit(self, X, y):
         """Learns X, y from scratch (one pass, in order) and builds the model."""
         self._reset()
+        frame = X
         X = self._samples(X)
         labels = self.classes if self.classes is not None else self._labels_of(
             _arrays.targets(y, X.shape[0]) if y is None else y)
         self._set_classes(labels)
-        self._start(X.shape[1], 1, len(self.classes_), fit_rows=X.shape[0])
+        self._start(X.shape[1], 1, len(self.classes_), self._frame_names(frame, ["class"]),
+                    fit_rows=X.shape[0])
         self._learn(X, y, None)
         self._model_engine()
         return self
@@ -208,6 +210,7 @@ class Classifier(StreamingEstimator):
         return self._learn(X, y, None)
 
     def _learn(self, X, y, classes):
+        frame = X
         X = self._samples(X)
         if "_engine" not in self.__dict__:
             labels = classes if classes is not None else self.classes
@@ -215,7 +218,7 @@ class Classifier(StreamingEstimator):
                 raise ValueError("the first partial_fit or learn needs the classes: "
                                  "classes=[every label] (or Classifier(classes=...))")
             self._set_classes(labels)
-            self._start(X.shape[1], 1, len(self.classes_))
+            self._start(X.shape[1], 1, len(self.classes_), self._frame_names(frame, ["class"]))
         if y is None:
             _arrays.targets(y, X.shape[0])
         y = np.asarray(y)

@@ -7,6 +7,11 @@ from . import _arrays
 from ._estimator import DEFAULT_BLOCK, StreamingEstimator
 
 
+def _target_names(targets):
+    """The targets' column names: y, or y0, y1, ..."""
+    return ["y"] if targets == 1 else [f"y{t}" for t in range(targets)]
+
+
 class Regressor(StreamingEstimator):
     """A streaming kernel regressor with the options of `rffstream learn`.
 
@@ -40,8 +45,7 @@ class Regressor(StreamingEstimator):
         engine = self.__dict__.get("_engine")
         if engine is None:
             targets = 1 if np.ndim(y) == 0 else len(y)
-            self._start_from_dict(x, targets, 0,
-                                  ["y"] if targets == 1 else [f"y{t}" for t in range(targets)])
+            self._start_from_dict(x, targets, 0, _target_names(targets))
             engine = self._engine
         notes = engine.learn_one(self._one(x), y)
         if notes:
@@ -63,10 +67,12 @@ class Regressor(StreamingEstimator):
         """Learns X, y from scratch (one pass, in order) and builds the model;
         the settings are chosen on all of X (up to 2048 rows)."""
         self._reset()
+        frame = X
         X = self._samples(X)
         y = _arrays.targets(y, X.shape[0])
         targets = 1 if y.ndim == 1 else y.shape[1]
-        self._start(X.shape[1], targets, 0, y_columns=y.ndim == 2, fit_rows=X.shape[0])
+        self._start(X.shape[1], targets, 0, self._frame_names(frame, _target_names(targets)),
+                    y_columns=y.ndim == 2, fit_rows=X.shape[0])
         self.learn(X, y)
         self._model_engine()
         return self
@@ -79,11 +85,13 @@ class Regressor(StreamingEstimator):
     def learn(self, X, y):
         """Learns X, y in order; returns each sample's a-priori prediction
         (in the warm-up window, the provisional model's)."""
+        frame = X
         X = self._samples(X)
         y = _arrays.targets(y, X.shape[0])
         targets = 1 if y.ndim == 1 else y.shape[1]
         if "_engine" not in self.__dict__:
-            self._start(X.shape[1], targets, 0, y_columns=y.ndim == 2)
+            self._start(X.shape[1], targets, 0, self._frame_names(frame, _target_names(targets)),
+                        y_columns=y.ndim == 2)
         answers = self._learn_rows(X, y.reshape(X.shape[0], targets))
         return answers if self._y_columns else answers[:, 0]
 

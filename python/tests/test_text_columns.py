@@ -80,3 +80,21 @@ def test_a_classifier_learns_text_values_one_at_a_time():
         model.learn_one(list(row), label)
     assert model.predict_one([100.0, "paris", 20.0]) == "dear"
     assert set(model.predict_proba_one([100.0, "lyon", 20.0])) == {"dear", "cheap"}
+
+
+def test_a_dataframe_with_text_and_missing_values(app, tmp_path):
+    pd = pytest.importorskip("pandas")  # not a dependency: checked where it is installed
+    X, y = houses(rows=400)
+    frame = pd.DataFrame({"sqft": X[:, 0].astype(float), "city": X[:, 1],
+                          "age": [np.nan if v is None else v for v in X[:, 2]]})
+    model = rffstream.Regressor(features=64).fit(frame, y)
+    assert list(model.feature_names_in_) == ["sqft", "city", "age"]
+    np.testing.assert_allclose(model.predict(frame.head(20)), model.predict(X[:20]), rtol=1e-12)
+    # The model's columns are the frame's: the command line reads a CSV with that header.
+    path = tmp_path / "frame.rff"
+    model.save(path)
+    new = tmp_path / "new.csv"
+    new.write_text("sqft,city,age\n120,paris,10\n80,lyon,\n")
+    answers = [float(v) for v in app("predict", f"--load={path}", stdin=new).split()]
+    rows = np.array([[120.0, "paris", 10.0], [80.0, "lyon", None]], dtype=object)
+    np.testing.assert_allclose(answers, model.predict(rows), rtol=1e-9)
