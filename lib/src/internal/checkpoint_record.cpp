@@ -1,0 +1,148 @@
+#include "internal/checkpoint_record.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace rffstream::internal {
+
+void WriteTask(ByteWriter& writer, const Task& task) {
+  writer.Write<std::uint32_t>(static_cast<std::uint32_t>(task.format));
+  writer.Write<char>(task.delimiter);
+  writer.Write<std::uint8_t>(task.header ? 1 : 0);
+  writer.Write<std::uint64_t>(task.column_names.size());
+  for (const std::string& name : task.column_names) writer.WriteString(name);
+  writer.Write<std::int32_t>(task.num_fields);
+  writer.WriteArray<int>(task.target_columns);
+  writer.WriteArray<int>(task.ignored_columns);
+  writer.Write<std::int32_t>(task.libsvm_dimension);
+  writer.Write<std::int32_t>(task.num_classes);
+  writer.Write<std::int32_t>(task.standardize_lines);
+  writer.Write<std::uint8_t>(task.gamma_from_warm_up ? 1 : 0);
+  writer.Write<std::uint8_t>(task.ridge_from_warm_up ? 1 : 0);
+  writer.Write<std::uint8_t>(task.kernel_from_warm_up ? 1 : 0);
+  writer.WriteArray<int>(task.categorical_columns);
+  writer.Write<std::int32_t>(task.category_buckets);
+  writer.Write<std::uint8_t>(task.drift_from_stream ? 1 : 0);
+}
+
+// Column lists and names are bounded by what the rest of the file can hold.
+absl::StatusOr<Task> ReadTask(ByteReader& reader, std::uint32_t version) {
+  constexpr std::uint64_t kMaxNameBytes = 1 << 16;
+  Task task;
+  std::uint32_t format = 0;
+  std::uint8_t header = 0, gamma_from_warm_up = 0, ridge_from_warm_up = 0, kernel_from_warm_up = 0;
+  std::uint64_t num_names = 0;
+  absl::Status status = reader.Read("task input format", format);
+  if (status.ok()) status = reader.Read("task delimiter", task.delimiter);
+  if (status.ok()) status = reader.Read("task header flag", header);
+  if (status.ok()) status = reader.Read("task column names", num_names);
+  if (status.ok() && num_names > reader.remaining() / sizeof(std::uint64_t)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", num_names,
+                                            " column names cannot fit"));
+  }
+  task.column_names.resize(status.ok() ? num_names : 0);
+  for (std::string& name : task.column_names) {
+    if (status.ok()) status = reader.ReadString("task column name", kMaxNameBytes, name);
+  }
+  if (status.ok()) status = reader.Read("task field count", task.num_fields);
+  const auto columns = static_cast<std::uint64_t>(std::max(task.num_fields, 0));
+  const auto read_columns = [&](std::vector<int>& list) {
+    std::uint64_t count = 0;
+    if (status.ok()) status = reader.Read("task column list", count);
+    if (status.ok() && (count > columns || count > reader.remaining() / sizeof(std::int32_t))) {
+      status = absl::DataLossError(
+          absl::StrCat(reader.source(), ": task lists ", count, " columns of ", columns));
+    }
+    list.resize(status.ok() ? count : 0);
+    for (int& column : list) {
+      if (status.ok()) status = reader.Read("task column", column);
+    }
+  };
+  read_columns(task.target_columns);
+  read_columns(task.ignored_columns);
+  if (status.ok()) status = reader.Read("task libsvm dimension", task.libsvm_dimension);
+  if (status.ok()) status = reader.Read("task classes", task.num_classes);
+  if (status.ok()) status = reader.Read("task standardization window", task.standardize_lines);
+  if (status.ok()) status = reader.Read("task bandwidth flag", gamma_from_warm_up);
+  if (status.ok()) status = reader.Read("task ridge flag", ridge_from_warm_up);
+  if (status.ok()) status = reader.Read("task kernel flag", kernel_from_warm_up);
+  if (version >= 7) {  // the category columns
+    read_columns(task.categorical_columns);
+    if (status.ok()) status = reader.Read("task category buckets", task.category_buckets);
+    if (status.ok() && (task.category_buckets < 2 || task.category_buckets > Task::kMaxCategoryBuckets)) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": ", task.category_buckets,
+                                              " category buckets"));
+    }
+    std::uint8_t drift_from_stream = 0;
+    if (status.ok()) status = reader.Read("task drift flag", drift_from_stream);
+    task.drift_from_stream = drift_from_stream != 0;
+  }
+  if (!status.ok()) return status;
+  if (format > static_cast<std::uint32_t>(InputFormat::kLibsvm)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": unknown input format ", format));
+  }
+  task.format = static_cast<InputFormat>(format);
+  task.header = header != 0;
+  task.gamma_from_warm_up = gamma_from_warm_up != 0;
+  task.ridge_from_warm_up = ridge_from_warm_up != 0;
+  task.kernel_from_warm_up = kernel_from_warm_up != 0;
+  return task;
+}
+
+absl::Status ReadClassLabels(ByteReader& reader, Task& task) {
+  constexpr std::uint64_t kMaxLabelBytes = 1 << 16;
+  std::uint64_t count = 0;
+  if (absl::Status read = reader.Read("number of class labels", count); !read.ok()) return read;
+  if (count != 0 && count != static_cast<std::uint64_t>(task.num_classes)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": ", count,
+                                            " class labels for ", task.num_classes, " classes"));
+  }
+  task.class_labels.resize(count);
+  for (std::string& label : task.class_labels) {
+    if (absl::Status read = reader.ReadString("class label", kMaxLabelBytes, label); !read.ok()) {
+      return read;
+    }
+  }
+  if (absl::Status valid = task.Validate(); !valid.ok()) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": ", valid.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config) {
+  if (task.num_inputs() != config.features.input_dimension ||
+      task.num_outputs() != config.num_outputs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the task has ", task.num_inputs(), " inputs and ", task.num_outputs(),
+        " outputs, the model ", config.features.input_dimension, " and ", config.num_outputs));
+  }
+  return absl::OkStatus();
+}
+
+void WriteRegressionMetrics(ByteWriter& writer, const RegressionMetrics& metrics) {
+  const RegressionMetrics::State& state = metrics.state();
+  writer.Write(state.count);
+  writer.Write(state.sum_squared_error);
+  writer.Write(state.sum_absolute_error);
+  writer.Write(state.target_mean);
+  writer.Write(state.target_squared_deviations);
+}
+
+absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader) {
+  RegressionMetrics::State state;
+  absl::Status status = reader.Read("metrics", state.count);
+  if (status.ok()) status = reader.Read("metrics", state.sum_squared_error);
+  if (status.ok()) status = reader.Read("metrics", state.sum_absolute_error);
+  if (status.ok()) status = reader.Read("metrics", state.target_mean);
+  if (status.ok()) status = reader.Read("metrics", state.target_squared_deviations);
+  if (!status.ok()) return status;
+  if (state.count < 0) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": impossible sample counts in the metrics"));
+  }
+  return RegressionMetrics(state);
+}
+
+}  // namespace rffstream::internal

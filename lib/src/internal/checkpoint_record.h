@@ -1,0 +1,34 @@
+// File: internal/checkpoint_record.h
+//
+// The parts of a checkpoint beside the learner: the task (the input's
+// layout and the settings the data decided) and the regression metrics,
+// written and read back with every count and name bounded by what the rest
+// of the file can hold.
+#ifndef RFFSTREAM_INTERNAL_CHECKPOINT_RECORD_H_
+#define RFFSTREAM_INTERNAL_CHECKPOINT_RECORD_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "internal/byte_buffer.h"
+#include "rffstream/learner_config.h"
+#include "rffstream/regression_metrics.h"
+#include "rffstream/task.h"
+
+namespace rffstream::internal {
+
+void WriteTask(ByteWriter& writer, const Task& task);
+// `version`: the file's format (the category columns came with 7).
+[[nodiscard]] absl::StatusOr<Task> ReadTask(ByteReader& reader, std::uint32_t version);
+// Version 5 on: the classes' labels, none or one per class, distinct.
+[[nodiscard]] absl::Status ReadClassLabels(ByteReader& reader, Task& task);
+// The task must describe the model's inputs and outputs.
+[[nodiscard]] absl::Status CheckTaskFitsModel(const Task& task, const LearnerConfig& config);
+
+void WriteRegressionMetrics(ByteWriter& writer, const RegressionMetrics& metrics);
+[[nodiscard]] absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader);
+
+}  // namespace rffstream::internal
+
+#endif  // RFFSTREAM_INTERNAL_CHECKPOINT_RECORD_H_
