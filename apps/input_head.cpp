@@ -16,6 +16,13 @@ std::string_view WithoutCarriageReturn(std::string_view line) {
   return line;
 }
 
+// A UTF-8 byte order mark starts the file, not the first line as read.
+std::string_view WithoutByteOrderMark(std::string_view line) {
+  constexpr std::string_view kMark = "\xEF\xBB\xBF";
+  if (line.substr(0, kMark.size()) == kMark) line.remove_prefix(kMark.size());
+  return line;
+}
+
 }  // namespace
 
 std::string ReadInputHead(int fd) {
@@ -44,7 +51,8 @@ std::vector<int> TextColumnsAhead(std::string_view head, std::string_view first_
   for (std::size_t at = 0; at < head.size();) {
     const std::size_t end = head.find('\n', at);
     if (end == std::string_view::npos) break;
-    if (WithoutCarriageReturn(head.substr(at, end - at)) == WithoutCarriageReturn(first_line)) {
+    const std::string_view line = WithoutCarriageReturn(head.substr(at, end - at));
+    if (WithoutByteOrderMark(line) == WithoutByteOrderMark(WithoutCarriageReturn(first_line))) {
       start = end + 1;
       break;
     }

@@ -126,7 +126,10 @@ class LearnRun {
     settings.input_name = input_name;
     settings.quiet = options.output.quiet;
     settings.tune_report = options.output.tune_report;
-    if (options.input_format.categorical == "auto") settings.input_head = ReadInputHead(input_fd);
+    // A loaded model knows its columns: nothing to read ahead for.
+    if (options.input_format.categorical == "auto" && options.checkpoint.load.empty()) {
+      settings.input_head = ReadInputHead(input_fd);
+    }
     return settings;
   }
 

@@ -27,18 +27,25 @@ std::string CauseOf(std::string_view reason) {
 
 // The command line's fix for a text value in a number column ("column 3
 // 'city': 'paris' is not a number (a text column? ..."): the flags that
-// name the column; empty for other causes.
+// name the column; empty for other causes. The header name when the flags
+// would read it back as that column (not cut short in the message, not a
+// number, a list or a word the flags reserve), else the 0-based index.
 std::string FixFor(std::string_view reason) {
   constexpr std::string_view kPrefix = "column ", kTextHint = "(a text column?";
   if (reason.substr(0, kPrefix.size()) != kPrefix || reason.find(kTextHint) == reason.npos) return {};
   std::string_view label = reason.substr(kPrefix.size());
   label = label.substr(0, label.find(": "));
-  // "3 'city'" names the column city; "3" alone (no header) by its index.
   const std::size_t quote = label.find(" '");
-  const std::string_view column =
-      quote == label.npos ? label : label.substr(quote + 2, label.size() - quote - 3);
-  const std::string name(column);
-  return "--categorical=" + name + " (or --ignore=" + name + " to leave it out)";
+  const std::string_view index = label.substr(0, quote);
+  std::string_view name = quote == label.npos ? "" : label.substr(quote + 2);
+  if (!name.empty() && name.back() == '\'') name.remove_suffix(1);
+  const bool digits_only = std::all_of(name.begin(), name.end(),
+                                       [](char c) { return c >= '0' && c <= '9'; });
+  const bool usable = !name.empty() && !digits_only && name.find("...") == name.npos &&
+                      name.find_first_of(",'\\") == name.npos && name != "first" &&
+                      name != "last" && name != "auto" && name != "none";
+  const std::string column(usable ? name : index);
+  return "--categorical=" + column + " (or --ignore=" + column + " to leave it out)";
 }
 
 }  // namespace

@@ -102,6 +102,10 @@ TEST_CASE("A text column the first line leaves empty is found further on in a fi
   const RunResult from_file = RunApp("learn" + kHouseFlags, houses.csv);
   CHECK(from_file.exit_code == 0);
   CHECK(from_file.err.find("400 learned, 0 predicted only, 0 rejected") != std::string::npos);
+  // The same without its header, behind a UTF-8 byte order mark.
+  const std::string without_header = "\xEF\xBB\xBF" + houses.csv.substr(first);
+  const RunResult marked = RunApp("learn --target=5 --ignore=0 --features=128", without_header);
+  CHECK(marked.err.find("400 learned, 0 predicted only, 0 rejected") != std::string::npos);
 
   // On a pipe only the first line can decide: the city's lines are
   // rejected, and the summary names the flags that fix it.

@@ -69,15 +69,16 @@ absl::Status AddClass(BasicCheckpoint<Real>& checkpoint, std::string label) {
     return absl::FailedPreconditionError("a new class needs a classifier, the model is a regression");
   }
   const int classes = task.num_classes;
-  if (task.class_labels.empty()) {
-    for (int k = 0; k < classes; ++k) task.class_labels.push_back(std::to_string(k));
+  std::vector<std::string> labels = task.class_labels;
+  if (labels.empty()) {
+    for (int k = 0; k < classes; ++k) labels.push_back(std::to_string(k));
   }
-  if (std::find(task.class_labels.begin(), task.class_labels.end(), label) !=
-      task.class_labels.end()) {
+  if (std::find(labels.begin(), labels.end(), label) != labels.end()) {
     return absl::FailedPreconditionError(absl::StrCat("class '", label, "' is already a class"));
   }
   if (absl::Status added = checkpoint.learner.AddClass(); !added.ok()) return added;
-  task.class_labels.push_back(std::move(label));
+  labels.push_back(std::move(label));
+  task.class_labels = std::move(labels);
   task.num_classes = classes + 1;
   // The confusion counts, row = actual, column = predicted, gain an empty
   // row and column.

@@ -77,8 +77,8 @@ class StreamingEstimator(BaseEstimator):
             options[name] = _option_text(name, value)
         return options
 
-    def _start(self, num_inputs, num_targets, num_classes, names=(), y_columns=False,
-               keys=None, fit_rows=None):
+    def _start(self, num_inputs, num_targets, num_classes, names=(), feature_names=None,
+               y_columns=False, keys=None, fit_rows=None):
         """The engine, for samples of `num_inputs` inputs (named by `names`,
         then the targets, when they came as dicts with `keys`). `fit_rows`:
         fit's whole X, whose rows (up to FIT_WINDOW_ROWS) all choose the
@@ -90,8 +90,8 @@ class StreamingEstimator(BaseEstimator):
         text = self.__dict__.get("_text_columns") or []
         num_inputs -= len(text) * (self._buckets() - 1)
         if fit_rows is not None:
-            # fit's X is a data set, not a stream: what its rows cannot tell
-            # apart goes to the most regularized (the one-standard-error rule).
+            # fit's X is a data set, not a stream: a regressor's ridge is the
+            # most regularized within one standard error (apps/warm_up.cpp).
             options["window_is_data_set"] = True
             if self.standardize is None:
                 stream_window = max(256, 80 * num_classes)  # the command line's default
@@ -102,8 +102,8 @@ class StreamingEstimator(BaseEstimator):
         self.n_features_in_ = num_inputs
         self._num_targets = num_targets
         self._y_columns = y_columns or num_targets > 1
-        if names:
-            self.feature_names_in_ = np.asarray(names[:num_inputs], dtype=object)
+        if names or feature_names:
+            self.feature_names_in_ = np.asarray(feature_names or names[:num_inputs], dtype=object)
         if keys is not None and any(not isinstance(key, str) for key in keys):
             self._input_keys = list(keys)
             self._engine.set_input_keys(self._input_keys)
@@ -113,20 +113,33 @@ class StreamingEstimator(BaseEstimator):
         return []
 
     @staticmethod
-    def _frame_names(X, target_names):
-        """A DataFrame's column names (when all are text), then the
-        targets', as the model's column names (feature_names_in_, and the
-        header the command line reads); none for other X."""
+    def _frame_names(X, y):
+        """(names, feature_names): a DataFrame's column names (when all are
+        text) become feature_names_in_; with the names of y too (a named
+        Series, a DataFrame's columns) they are the model's columns, the
+        header the command line then reads. Otherwise ((), None)."""
         columns = getattr(X, "columns", None)
         if columns is None or not all(isinstance(column, str) for column in columns):
-            return ()
-        return [*columns, *target_names]
+            return (), None
+        if getattr(y, "name", None) is not None and isinstance(y.name, str):
+            return [*columns, y.name], list(columns)
+        y_columns = getattr(y, "columns", None)
+        if y_columns is not None and all(isinstance(column, str) for column in y_columns):
+            return [*columns, *y_columns], list(columns)
+        return (), list(columns)
 
-    def _start_from_dict(self, x, num_targets, num_classes, target_names):
+    def _start_from_dict(self, x, num_targets, num_classes, target_names, others=()):
         """The engine for a first sample that may be a dict of named inputs;
-        its values that hold text make text columns."""
+        its values that hold text (or those of the `others` that came with
+        it, in the same layout) make text columns."""
         values = list(x.values()) if isinstance(x, dict) else list(x)
-        self._text_columns = _text.text_positions(values)
+        text = set(_text.text_positions(values))
+        for other in others:
+            if isinstance(other, dict):
+                other = [other.get(key) for key in x] if isinstance(x, dict) else []
+            text.update(position for position in _text.text_positions(list(other))
+                        if position < len(values))
+        self._text_columns = sorted(text)
         width = len(values) + len(self._text_columns) * (self._buckets() - 1)
         if isinstance(x, dict):
             keys = list(x)
@@ -142,7 +155,10 @@ class StreamingEstimator(BaseEstimator):
         if not text:
             return x
         if isinstance(x, dict):
-            keys = self.__dict__.get("_input_keys") or list(self.feature_names_in_)
+            keys = self.__dict__.get("_input_keys") or list(self.__dict__.get("feature_names_in_", []))
+            if not keys:
+                raise ValueError("x is a dict, but this model's inputs have no names (it learned "
+                                 "from arrays): pass a sequence")
             for key in x:
                 if key not in keys:
                     raise ValueError(f"x has an input the model does not know: {key}")
@@ -157,7 +173,7 @@ class StreamingEstimator(BaseEstimator):
     def _reset(self):
         """Forgets everything learned (fit starts over)."""
         for name in ("_engine", "_input_keys", "n_features_in_", "feature_names_in_",
-                     "_text_columns", "_text_buckets", "_waiting"):
+                     "_text_columns", "_text_buckets", "_waiting", "_classes_declared"):
             self.__dict__.pop(name, None)
 
     def _fitted_engine(self):
@@ -207,7 +223,19 @@ class StreamingEstimator(BaseEstimator):
         text = self.__dict__.get("_text_columns") or []
         return self.n_features_in_ + len(text) * (self._buckets() - 1)
 
+    def _check_frame(self, X):
+        """A DataFrame's columns must be the ones the model learned, by name
+        and order (as scikit-learn checks them)."""
+        columns = getattr(X, "columns", None)
+        known = self.__dict__.get("feature_names_in_")
+        if columns is None or known is None or "_engine" not in self.__dict__:
+            return
+        if list(columns) != list(known):
+            raise ValueError("The feature names should match those that were passed during fit: "
+                             f"{list(known)}, got {list(columns)}")
+
     def _samples(self, X):
+        self._check_frame(X)
         engine = self.__dict__.get("_engine")
         X = self._encoded(X)
         return _arrays.samples(X, owner=type(self).__name__, learning=True,
@@ -219,6 +247,7 @@ class StreamingEstimator(BaseEstimator):
         return answers
 
     def _features_for_prediction(self, X):
+        self._check_frame(X)
         engine = self._model_engine()
         return engine, _arrays.samples(self._encoded(X), engine.dtype, owner=type(self).__name__,
                                        expected=self._engine_width(), learning=False)

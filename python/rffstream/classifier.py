@@ -127,14 +127,19 @@ class Classifier(StreamingEstimator):
         from the start (its output learns that every earlier sample was not
         of it; see BasicLearner::AddClass for the loss and settings where
         that is exact). Until a second label is seen the samples wait, and
-        predict_one answers the one label seen."""
+        predict_one answers the one label seen. Classes declared (here or in
+        partial_fit's classes=) are a contract: another label is an error.
+        Adding a class replaces the engine: not while another thread learns
+        with the same estimator."""
+        if isinstance(y, float) and y != y:
+            raise ValueError("y is nan: a label, not a missing value; nothing was learned")
         if "_engine" not in self.__dict__:
             if self.classes is None:
                 self._wait_for_a_second_label(x, y)
                 return
             self._set_classes(self.classes)
             self._start_from_dict(x, 1, len(self.classes_), ["class"])
-        elif self.classes is None and y not in self._index:
+        elif not self.__dict__.get("_classes_declared", True) and y not in self._index:
             self._add_class(y)
         self._learn_known_one(x, y)
 
@@ -153,10 +158,20 @@ class Classifier(StreamingEstimator):
         if len(labels) < 2:
             return
         self._set_classes(_label_array(labels))
-        self._start_from_dict(waiting[0][0], 1, 2, ["class"])
+        self._classes_declared = False
+        # Every waiting sample's text values decide the text columns.
+        self._start_from_dict(waiting[0][0], 1, 2, ["class"],
+                              others=[sample for sample, _ in waiting[1:]])
         del self._waiting
+        # A bad sample is not learned, the others are; its error comes last.
+        error = None
         for sample, label in waiting:
-            self._learn_known_one(sample, label)
+            try:
+                self._learn_known_one(sample, label)
+            except ValueError as raised:
+                error = error or raised
+        if error is not None:
+            raise error
 
     def _add_class(self, label):
         """A label first seen in the stream becomes the last class."""
@@ -192,7 +207,8 @@ class Classifier(StreamingEstimator):
         labels = self.classes if self.classes is not None else self._labels_of(
             _arrays.targets(y, X.shape[0]) if y is None else y)
         self._set_classes(labels)
-        self._start(X.shape[1], 1, len(self.classes_), self._frame_names(frame, ["class"]),
+        self._classes_declared = self.classes is not None  # fit's from y may grow
+        self._start(X.shape[1], 1, len(self.classes_), *self._frame_names(frame, y),
                     fit_rows=X.shape[0])
         self._learn(X, y, None)
         self._model_engine()
@@ -218,7 +234,8 @@ class Classifier(StreamingEstimator):
                 raise ValueError("the first partial_fit or learn needs the classes: "
                                  "classes=[every label] (or Classifier(classes=...))")
             self._set_classes(labels)
-            self._start(X.shape[1], 1, len(self.classes_), self._frame_names(frame, ["class"]))
+            self._classes_declared = True
+            self._start(X.shape[1], 1, len(self.classes_), *self._frame_names(frame, y))
         if y is None:
             _arrays.targets(y, X.shape[0])
         y = np.asarray(y)

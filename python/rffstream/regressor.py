@@ -67,11 +67,11 @@ class Regressor(StreamingEstimator):
         """Learns X, y from scratch (one pass, in order) and builds the model;
         the settings are chosen on all of X (up to 2048 rows)."""
         self._reset()
-        frame = X
+        frame, named_y = X, y
         X = self._samples(X)
         y = _arrays.targets(y, X.shape[0])
         targets = 1 if y.ndim == 1 else y.shape[1]
-        self._start(X.shape[1], targets, 0, self._frame_names(frame, _target_names(targets)),
+        self._start(X.shape[1], targets, 0, *self._frame_names(frame, named_y),
                     y_columns=y.ndim == 2, fit_rows=X.shape[0])
         self.learn(X, y)
         self._model_engine()
@@ -85,12 +85,12 @@ class Regressor(StreamingEstimator):
     def learn(self, X, y):
         """Learns X, y in order; returns each sample's a-priori prediction
         (in the warm-up window, the provisional model's)."""
-        frame = X
+        frame, named_y = X, y
         X = self._samples(X)
         y = _arrays.targets(y, X.shape[0])
         targets = 1 if y.ndim == 1 else y.shape[1]
         if "_engine" not in self.__dict__:
-            self._start(X.shape[1], targets, 0, self._frame_names(frame, _target_names(targets)),
+            self._start(X.shape[1], targets, 0, *self._frame_names(frame, named_y),
                         y_columns=y.ndim == 2)
         answers = self._learn_rows(X, y.reshape(X.shape[0], targets))
         return answers if self._y_columns else answers[:, 0]

@@ -98,3 +98,23 @@ def test_a_dataframe_with_text_and_missing_values(app, tmp_path):
     answers = [float(v) for v in app("predict", f"--load={path}", stdin=new).split()]
     rows = np.array([[120.0, "paris", 10.0], [80.0, "lyon", None]], dtype=object)
     np.testing.assert_allclose(answers, model.predict(rows), rtol=1e-9)
+
+
+def test_a_dataframe_names_the_model_only_with_a_named_target(app, tmp_path):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"sqft": rng.uniform(30, 200, 300), "age": rng.uniform(0, 80, 300)})
+    price = pd.Series(2 * frame.sqft - frame.age, name="price")
+    named = rffstream.Regressor(features=32).fit(frame, price)
+    assert named.model_["column_names"] == ["sqft", "age", "price"]
+    path = tmp_path / "named.rff"
+    named.save(path)
+    csv = tmp_path / "more.csv"
+    csv.write_text("sqft,age,price\n100,10,190\n")
+    assert len(app("predict", f"--load={path}", stdin=csv).split()) == 1
+    # An unnamed y: the inputs have names in Python, the model no header.
+    unnamed = rffstream.Regressor(features=32).fit(frame, price.to_numpy())
+    assert list(unnamed.feature_names_in_) == ["sqft", "age"]
+    assert unnamed.model_["column_names"] == []
+    with pytest.raises(ValueError, match="feature names should match"):
+        named.predict(frame[["age", "sqft"]])

@@ -148,8 +148,9 @@ class BasicLearner {
   // A classifier's new class (one-vs-rest outputs, +1 for the class and -1
   // elsewhere): appends an output as if the class had been declared from
   // the start, its target -1 for every sample learned. With the squared
-  // loss: from K >= 3 outputs exactly (each sample's targets sum to 2 - K,
-  // so the new weights are the outputs' sum over K - 2); from 2 outputs by
+  // loss: from K >= 3 outputs exactly when they are (each sample's targets
+  // sum to 2 - K, so the new weights are the outputs' sum over K - 2; an
+  // output added inexactly before passes its error on); from 2 outputs by
   // the intercept, whose row of P⁻¹ = λI + Σ zzᵀ is λ e + Σ z: exact with
   // β = 1, close with forgetting (whose refresh keeps λ only on average);
   // without an intercept the new output starts at the prior, 0, as if the
