@@ -117,6 +117,7 @@ class LearnOutput : public OutcomeSink {
                        scored_verb);
     }
     PrintWarmUpPart();
+    PrintRidgeChanges();
     PrintDrifts();
     if (const BasicLearner<Real>* learner = model.learner();
         learner != nullptr && learner->config().loss == Loss::kHinge &&
@@ -149,6 +150,19 @@ class LearnOutput : public OutcomeSink {
     } else {
       metrics_log_.MarkEvent(model_->metrics(), event);
     }
+  }
+
+  // What --ridge=auto chose as the model grew (ridge_follower.h).
+  void PrintRidgeChanges() {
+    const RidgeFollower<Real>* follower = model_->ridge_follower();
+    if (follower == nullptr || follower->changes().empty()) return;
+    std::fprintf(log_, "ridge (--ridge=auto) re-chosen by generalized cross-validation:");
+    for (const typename RidgeFollower<Real>::Change& change : follower->changes()) {
+      std::fprintf(log_, " %sline %" PRId64 " (%" PRId64 " samples) %g -> %g",
+                   &change == &follower->changes().front() ? "" : "; ", change.line,
+                   change.samples, change.from, change.to);
+    }
+    std::fprintf(log_, "\n");
   }
 
   // What --forget=auto saw: the changes, and the memory the model has now.

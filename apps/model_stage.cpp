@@ -1,6 +1,7 @@
 #include "model_stage.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -49,12 +50,21 @@ void ModelStage<Real>::Start(BasicLearner<Real> learner) {
   if (task_.drift_from_stream && settings_.learns && delta_ == nullptr) {
     drift_.emplace(task_.num_inputs(), task_.num_outputs());
   }
+  // The ridge follows the stream when the window chose it (ridge_follower.h);
+  // float32's state is too coarse for the sums of squares GCV subtracts.
+  ridge_.reset();
+  const LearnerConfig& config = learner_->config();
+  if (std::is_same_v<Real, double> && task_.ridge_from_warm_up && settings_.learns &&
+      delta_ == nullptr && config.loss == Loss::kSquared && config.forgetting == 1.0) {
+    ridge_.emplace(task_.num_outputs());
+  }
 }
 
 template <class Real>
 absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   if (absl::Status status = SetTask(checkpoint.record.task); !status.ok()) return status;
   Start(std::move(checkpoint.learner));
+  ridge_.reset();  // the file keeps no sums of the targets to choose on
   if (settings_.learns) SetMetrics(checkpoint.record);
   return absl::OkStatus();
 }
@@ -132,7 +142,9 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     if (drift_) drift_->Remember(inputs, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
     if (delta_ != nullptr) delta_->Add(row, model_targets_, line_number - clock_offset_);
-    if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) drift_->Restart(*learner_);
+    if (ridge_) ridge_->Learned(model_targets_);
+    if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) RestartOnDrift();
+    if (ridge_) ridge_->MaybeRechoose(line_number, *learner_);
     return Answer(line_number, priors_, variance, targets, sink);
   }
   if (!labelled) ++predicted_only_;
@@ -166,6 +178,9 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
                   std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
                   block_line_numbers_[s] - clock_offset_);
     }
+    if (ridge_ && AllFinite<Real>(priors)) {
+      ridge_->Learned(std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
+    }
     if (drift_ && AllFinite<Real>(priors)) {
       drifted |= drift_->Observe(block_line_numbers_[s],
                                  std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
@@ -178,7 +193,10 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
             : Refuse(block_line_numbers_[s], sink);
     go_on = go_on && taken;
   }
-  if (drifted) drift_->Restart(*learner_);  // the whole block was learned before
+  if (drifted) RestartOnDrift();  // the whole block was learned before
+  if (ridge_ && !block_line_numbers_.empty()) {
+    ridge_->MaybeRechoose(block_line_numbers_.back(), *learner_);
+  }
   block_rows_.clear();
   block_inputs_.clear();
   block_targets_.clear();
@@ -207,13 +225,20 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
   EncodeTargets<Real>(task_, targets, model_targets_);
   if (drift_) drift_->Remember(inputs, model_targets_);
   // A refused line was answered already; it is simply not learned.
-  if (learner_->LearnRowOutputs(feature_row_, model_targets_, priors_) && delta_ != nullptr) {
-    delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
-  }
+  if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
+  if (delta_ != nullptr) delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
+  if (ridge_) ridge_->Learned(model_targets_);
+}
+
+template <class Real>
+void ModelStage<Real>::RestartOnDrift() {
+  drift_->Restart(*learner_);
+  if (ridge_) ridge_->Restarted(drift_->relearned_targets());
 }
 
 template <class Real>
 void ModelStage<Real>::EndWarmUp() {
+  if (ridge_ && learner_) ridge_->WindowEnded(learner_->samples_learned());
   warm_up_.regression = metrics_;
   warm_up_.classified = classification_.count();
   warm_up_.classified_right = classification_.correct();

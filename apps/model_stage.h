@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "drift_tracker.h"
+#include "ridge_follower.h"
 #include "line_outcome.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/classification_metrics.h"
@@ -60,7 +61,10 @@ class ModelStage {
   void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset) {
     delta_ = delta;
     clock_offset_ = clock_offset;
-    if (delta_ != nullptr) drift_.reset();  // one shared model: no rank restarts it alone
+    if (delta_ != nullptr) {  // one shared model: no rank restarts it or changes it alone
+      drift_.reset();
+      ridge_.reset();
+    }
   }
   BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
   BasicCheckpoint<Real> Snapshot() const;
@@ -105,6 +109,8 @@ class ModelStage {
   const WarmUpScores& warm_up() const { return warm_up_; }
   // With --forget=auto, what the drift tracking saw; else null.
   const DriftTracker<Real>* drift() const { return drift_ ? &*drift_ : nullptr; }
+  // With --ridge=auto, the ridge's later choices (ridge_follower.h); else null.
+  const RidgeFollower<Real>* ridge_follower() const { return ridge_ ? &*ridge_ : nullptr; }
   std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
 
   static constexpr std::string_view kTooLarge =
@@ -116,6 +122,8 @@ class ModelStage {
   bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
               std::span<const double> labels, OutcomeSink& sink);
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
+  // The drift tracker's restart, which the ridge's sums follow.
+  void RestartOnDrift();
 
   const Settings settings_;
   Task task_;
@@ -126,6 +134,7 @@ class ModelStage {
   ClassificationMetrics classification_{0};
   WarmUpScores warm_up_;
   std::optional<DriftTracker<Real>> drift_;
+  std::optional<RidgeFollower<Real>> ridge_;
   std::int64_t drift_restarts_before_ = 0;  // a loaded model's
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;

@@ -181,6 +181,14 @@ class BasicLearner {
   [[nodiscard]] absl::Status SetInformationForm(
       const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned);
 
+  // Changes the ridge λ of a model learned with β = 1 and the squared
+  // loss, exactly: its information form λI + Σ zzᵀ becomes λ'I + Σ zzᵀ, as
+  // if it had learned every sample with λ' (ridge_by_gcv.h chooses one).
+  // O(D³). FailedPrecondition with forgetting or the hinge loss (whose
+  // prior is no longer λI, or is per class) or a λ' that is not positive;
+  // errors of BasicRls::SetInformationForm; the model unchanged then.
+  [[nodiscard]] absl::Status SetRidge(double ridge);
+
   // Ridge weights of one output over the features, then the intercept (when enabled).
   std::span<const Real> weights(int output = 0) const {
     return rls(output).weights(OutputInEngine(output));

@@ -28,6 +28,7 @@
 #include "rffstream/libsvm_line_parser.h"
 #include "rffstream/line_parser.h"
 #include "rffstream/regression_metrics.h"
+#include "rffstream/ridge_by_gcv.h"
 #include "rffstream/rls.h"
 #include "rffstream/simd.h"
 #include "rffstream/task.h"

@@ -1,0 +1,72 @@
+// File: apps/ridge_follower.h
+//
+// --ridge=auto past the warm-up window. The window's leave-one-out choice
+// fits a model of its own length (256 lines); the stream grows into a
+// model of many more samples, which needs less regularization. So when the
+// model has learned 4, 16, 64, ... times the window's lines (since it
+// started, or since a drift restart), the ridge is chosen again by
+// generalized cross-validation on everything it learned
+// (rffstream/ridge_by_gcv.h: the model's information form and the targets'
+// sums of squares, kept here), and set exactly (BasicLearner::SetRidge).
+// Each choice costs O(D³) once; the bandwidth and the standardization stay
+// the window's (they would need the data again). For float64 models of the
+// squared loss with β = 1 (--forget=auto or 1), learning alone (not under
+// mpirun, whose ranks share one model) and from the start (a loaded model
+// lacks the sums). Not float32: GCV subtracts the explained sum of squares
+// from the targets' and float32's weights are too coarse for the difference
+// (measured: its scores off by 40 % at the current ridge).
+#ifndef RFFSTREAM_APPS_RIDGE_FOLLOWER_H_
+#define RFFSTREAM_APPS_RIDGE_FOLLOWER_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rffstream/learner.h"
+
+namespace rffstream::app {
+
+template <class Real>
+class RidgeFollower {
+ public:
+  // The first choice comes at kFirstMultiple times `window_lines`, each
+  // next one at kGrowth times the last.
+  static constexpr int kFirstMultiple = 4;
+  static constexpr int kGrowth = 4;
+
+  explicit RidgeFollower(int num_outputs);
+
+  // The warm-up window ended with the model having learned `samples`: the
+  // choices come from then on.
+  void WindowEnded(std::int64_t samples);
+  // A sample the model learned: its targets as the model learned them.
+  void Learned(std::span<const Real> targets);
+  // The model started over and learned these rows of targets again.
+  void Restarted(std::span<const Real> targets);
+  // Re-chooses the ridge when the model has grown enough since the last
+  // choice (`line`: the stream's line, for the record).
+  void MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner);
+
+  struct Change {
+    std::int64_t line = 0;
+    std::int64_t samples = 0;  // the samples the choice was made on
+    double from = 0;
+    double to = 0;
+  };
+  // The choices that changed the ridge, in stream order.
+  const std::vector<Change>& changes() const { return changes_; }
+
+ private:
+  std::int64_t window_lines_ = 0;  // 0 until the window ended
+  std::vector<double> target_squares_;  // Σ y² of each output since the model's start
+  std::int64_t samples_ = 0;
+  std::int64_t next_choice_;
+  std::vector<Change> changes_;
+};
+
+extern template class RidgeFollower<float>;
+extern template class RidgeFollower<double>;
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_RIDGE_FOLLOWER_H_

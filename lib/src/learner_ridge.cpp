@@ -1,0 +1,33 @@
+// BasicLearner::SetRidge: a new λ for a model of β = 1, exactly, through
+// its information form.
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "rffstream/learner.h"
+
+namespace rffstream {
+
+template <class Real>
+absl::Status BasicLearner<Real>::SetRidge(double ridge) {
+  if (!(ridge > 0 && std::isfinite(ridge))) {
+    return absl::FailedPreconditionError(absl::StrCat("ridge ", ridge, " is not positive"));
+  }
+  if (config_.forgetting != 1.0 || config_.loss != Loss::kSquared) {
+    return absl::FailedPreconditionError(
+        "a new ridge needs the squared loss and no forgetting (the prior is λI only then)");
+  }
+  if (absl::Status sound = CheckSound(); !sound.ok()) return sound;
+  BasicRls<Real>& rls = rls_.front();
+  absl::StatusOr<typename BasicRls<Real>::InformationForm> form = rls.ToInformationForm();
+  if (!form.ok()) return form.status();
+  const auto dimension = static_cast<std::size_t>(rls.dimension());
+  for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] += ridge - config_.ridge;
+  if (absl::Status set = rls.SetInformationForm(*form); !set.ok()) return set;
+  config_.ridge = ridge;
+  return absl::OkStatus();
+}
+
+template absl::Status BasicLearner<float>::SetRidge(double);
+template absl::Status BasicLearner<double>::SetRidge(double);
+
+}  // namespace rffstream

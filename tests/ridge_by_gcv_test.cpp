@@ -1,0 +1,111 @@
+// Ridge by generalized cross-validation (rffstream/ridge_by_gcv.h) against
+// its definition computed from the data by explicit ridge solves, and
+// BasicLearner::SetRidge against a model that learned with the new ridge
+// from the start.
+#include "rffstream/ridge_by_gcv.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "Eigen/Dense"
+#include "rffstream/learner.h"
+
+namespace rffstream {
+namespace {
+
+// GCV's definition: the fit with `ridge`, its residuals and the trace of
+// its hat matrix Z (ZᵀZ + rI)⁻¹ Zᵀ.
+double DefinitionGcv(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, double ridge) {
+  const Eigen::MatrixXd inverse =
+      (z.transpose() * z + ridge * Eigen::MatrixXd::Identity(z.cols(), z.cols())).inverse();
+  const Eigen::MatrixXd hat = z * inverse * z.transpose();
+  const double n = static_cast<double>(z.rows());
+  const double df = hat.trace();
+  const double rss = (y - hat * y).squaredNorm();
+  return n * rss / ((n - df) * (n - df));
+}
+
+TEST_CASE("GCV from sufficient statistics equals its definition on the data", "[ridge_by_gcv]") {
+  for (const auto& [rows, dimension, outputs] :
+       {std::tuple{200, 12, 1}, std::tuple{60, 40, 2}, std::tuple{300, 25, 3}}) {
+    Eigen::MatrixXd z(rows, dimension), y(rows, outputs);
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < dimension; ++j) z(i, j) = std::cos(0.37 * i * (j + 1) + 0.5 * j);
+      for (int k = 0; k < outputs; ++k) {
+        y(i, k) = std::sin(0.05 * i * (k + 1)) + 0.3 * std::cos(7.1 * i + k);
+      }
+    }
+    const Eigen::Matrix<double, -1, -1, Eigen::RowMajor> gram = z.transpose() * z;
+    const Eigen::Matrix<double, -1, -1, Eigen::RowMajor> sums = (z.transpose() * y).transpose();
+    std::vector<double> squares;
+    for (int k = 0; k < outputs; ++k) squares.push_back(y.col(k).squaredNorm());
+    const std::vector<double> candidates = {1e-4, 1e-3, 1e-2, 0.1, 1, 10};
+    double best = std::numeric_limits<double>::infinity(), best_ridge = 0;
+    for (double ridge : candidates) {
+      double score = 0;
+      for (int k = 0; k < outputs; ++k) score += DefinitionGcv(z, y.col(k), ridge);
+      if (score < best) {
+        best = score;
+        best_ridge = ridge;
+      }
+    }
+    absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(
+        std::span<const double>(gram.data(), gram.size()),
+        std::span<const double>(sums.data(), sums.size()), squares, rows, 0.1, candidates);
+    REQUIRE(choice.ok());
+    INFO(rows << " x " << dimension << ", " << outputs << " outputs");
+    CHECK(choice->ridge == best_ridge);
+    CHECK(choice->score == Approx(best).epsilon(1e-8));
+    double current = 0;
+    for (int k = 0; k < outputs; ++k) current += DefinitionGcv(z, y.col(k), 0.1);
+    CHECK(choice->current_score == Approx(current).epsilon(1e-8));
+  }
+}
+
+TEST_CASE("GCV refuses what it cannot judge", "[ridge_by_gcv][errors]") {
+  const std::vector<double> gram = {1, 0, 0, 1}, sums = {1, 1}, squares = {2};
+  const std::vector<double> candidates = RidgeCandidates();
+  CHECK(candidates.front() == Approx(1e-7));
+  CHECK(candidates.back() == Approx(10));
+  CHECK(absl::IsFailedPrecondition(
+      ChooseRidgeByGcv(gram, sums, squares, 1, 0.1, candidates).status()));
+  CHECK(absl::IsInvalidArgument(
+      ChooseRidgeByGcv(std::vector<double>{1, 0, 0}, sums, squares, 10, 0.1, candidates).status()));
+  const std::vector<double> bad = {1, 0, 0, NAN};
+  CHECK(absl::IsInvalidArgument(ChooseRidgeByGcv(bad, sums, squares, 10, 0.1, candidates).status()));
+}
+
+TEST_CASE("A new ridge equals learning with it from the start", "[ridge_by_gcv][learner]") {
+  LearnerConfig config;
+  config.features.input_dimension = 2;
+  config.features.num_features = 48;
+  config.features.gamma = 0.7;
+  config.ridge = 0.5;
+  absl::StatusOr<Learner> changed = Learner::Create(config);
+  config.ridge = 1e-3;
+  absl::StatusOr<Learner> fresh = Learner::Create(config);
+  REQUIRE(changed.ok());
+  REQUIRE(fresh.ok());
+  for (int t = 0; t < 300; ++t) {
+    const std::vector<double> x = {std::sin(0.3 * t), std::cos(0.17 * t)};
+    const double y = std::sin(2 * x[0]) * x[1];
+    changed->Learn(x, y);
+    fresh->Learn(x, y);
+  }
+  REQUIRE(changed->SetRidge(1e-3).ok());
+  CHECK(changed->config().ridge == 1e-3);
+  for (std::size_t i = 0; i < fresh->weights().size(); ++i) {
+    CHECK(changed->weights()[i] == Approx(fresh->weights()[i]).margin(1e-9));
+  }
+  // Forgetting's prior is not λI any more: refused, the model unchanged.
+  config.forgetting = 0.99;
+  absl::StatusOr<Learner> forgetting = Learner::Create(config);
+  REQUIRE(forgetting.ok());
+  CHECK(absl::IsFailedPrecondition(forgetting->SetRidge(0.1)));
+  CHECK(forgetting->config().ridge == 1e-3);
+  CHECK(absl::IsFailedPrecondition(fresh->SetRidge(0)));
+}
+
+}  // namespace
+}  // namespace rffstream

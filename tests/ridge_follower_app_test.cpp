@@ -1,0 +1,48 @@
+// --ridge=auto past the warm-up window (apps/ridge_follower.h): the ridge
+// chosen again by generalized cross-validation at 4 times the window's
+// lines, shown in the summary and kept in the checkpoint; not for float32,
+// nor when the ridge was given.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/app_process.h"
+#include "tests/temp_dir.h"
+
+namespace {
+
+using namespace rffstream::testing;
+
+// The summary's "re-chosen ... line L (N samples) A -> B" entries.
+std::string RidgeLine(const std::string& log) {
+  const std::size_t at = log.find("ridge (--ridge=auto) re-chosen");
+  if (at == std::string::npos) return "";
+  return log.substr(at, log.find('\n', at) - at);
+}
+
+TEST_CASE("The ridge is chosen again as the stream grows", "[app][ridge_follower]") {
+  TempDir dir;
+  const std::string model = dir.File("m.rff");
+  const std::string csv = SmoothCsv(4000);
+  const RunResult learned = RunApp("learn --features=64 --save=" + model, csv);
+  REQUIRE(learned.exit_code == 0);
+  const std::string line = RidgeLine(learned.err);
+  INFO(learned.err);
+  REQUIRE(!line.empty());
+  CHECK(line.find(": line 1024 (1024 samples) ") != std::string::npos);
+  // The last choice is the model's ridge, saved with it.
+  const std::string last = line.substr(line.rfind("-> ") + 3);
+  const RunResult exported = RunApp("export --format=json --load=" + model, "");
+  REQUIRE(exported.exit_code == 0);
+  const std::size_t ridge = exported.out.find("\"ridge\": ");
+  REQUIRE(ridge != std::string::npos);
+  CHECK(std::stod(exported.out.substr(ridge + 9)) == Approx(std::stod(last)).epsilon(1e-5));
+
+  // Not with float32, a given ridge, or forgetting.
+  for (const std::string flags : {"--precision=float32", "--ridge=0.01", "--forget=0.999"}) {
+    const RunResult other = RunApp("learn --features=64 " + flags, csv);
+    CHECK(other.exit_code == 0);
+    CHECK(RidgeLine(other.err).empty());
+  }
+}
+
+}  // namespace
