@@ -157,9 +157,9 @@ class LearnOutput : public OutcomeSink {
     const RidgeFollower<Real>* follower = model_->ridge_follower();
     if (follower == nullptr || follower->changes().empty()) return;
     std::fprintf(log_, "ridge (--ridge=auto) re-chosen by generalized cross-validation:");
-    for (const typename RidgeFollower<Real>::Change& change : follower->changes()) {
-      std::fprintf(log_, " %sline %" PRId64 " (%" PRId64 " samples) %g -> %g",
-                   &change == &follower->changes().front() ? "" : "; ", change.line,
+    for (const RidgeFollowState::Change& change : follower->changes()) {
+      std::fprintf(log_, "%sline %" PRId64 " (%" PRId64 " samples) %g -> %g",
+                   &change == &follower->changes().front() ? " " : "; ", change.line,
                    change.samples, change.from, change.to);
     }
     std::fprintf(log_, "\n");

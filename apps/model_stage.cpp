@@ -64,7 +64,15 @@ template <class Real>
 absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   if (absl::Status status = SetTask(checkpoint.record.task); !status.ok()) return status;
   Start(std::move(checkpoint.learner));
-  ridge_.reset();  // the file keeps no sums of the targets to choose on
+  // The ridge goes on following as it did (a file of format 7 or older, or
+  // of a model whose ridge did not follow, has no state: it keeps its ridge).
+  const RidgeFollowState& follow = checkpoint.record.ridge_follow;
+  if (!ridge_ || follow.window_samples == 0 ||
+      follow.target_squares.size() != static_cast<std::size_t>(task_.num_outputs())) {
+    ridge_.reset();
+  } else {
+    ridge_.emplace(follow);
+  }
   if (settings_.learns) SetMetrics(checkpoint.record);
   return absl::OkStatus();
 }
@@ -91,7 +99,8 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                       : std::vector<RegressionMetrics>(),
                                   warm_up_,
                                   drift_restarts_before_ +
-                                      static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0)}};
+                                      static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
+                                  ridge_ ? ridge_->state() : RidgeFollowState()}};
 }
 
 template <class Real>
@@ -122,7 +131,8 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     if (drift_) drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()));
     block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
     block_line_numbers_.push_back(line_number);
-    if (static_cast<int>(block_line_numbers_.size()) == settings_.block_size) {
+    const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
+    if (pending == settings_.block_size || (ridge_ && ridge_->DueAfter(pending))) {
       return FlushBlock(sink);
     }
     return true;

@@ -11,10 +11,11 @@
 // Each choice costs O(D³) once; the bandwidth and the standardization stay
 // the window's (they would need the data again). For float64 models of the
 // squared loss with β = 1 (--forget=auto or 1), learning alone (not under
-// mpirun, whose ranks share one model) and from the start (a loaded model
-// lacks the sums). Not float32: GCV subtracts the explained sum of squares
-// from the targets' and float32's weights are too coarse for the difference
-// (measured: its scores off by 40 % at the current ridge).
+// mpirun, whose ranks share one model). Not float32: GCV subtracts the
+// explained sum of squares from the targets' and float32's weights are too
+// coarse for the difference (measured: its scores off by 40 % at the
+// current ridge). The state goes into checkpoints (RidgeFollowState), so a
+// loaded model goes on choosing as it would have.
 #ifndef RFFSTREAM_APPS_RIDGE_FOLLOWER_H_
 #define RFFSTREAM_APPS_RIDGE_FOLLOWER_H_
 
@@ -22,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "rffstream/checkpoint.h"
 #include "rffstream/learner.h"
 
 namespace rffstream::app {
@@ -29,12 +31,14 @@ namespace rffstream::app {
 template <class Real>
 class RidgeFollower {
  public:
-  // The first choice comes at kFirstMultiple times `window_lines`, each
-  // next one at kGrowth times the last.
+  // The first choice comes at kFirstMultiple times the window's samples,
+  // each next one at kGrowth times the last.
   static constexpr int kFirstMultiple = 4;
   static constexpr int kGrowth = 4;
 
   explicit RidgeFollower(int num_outputs);
+  // A loaded model's. REQUIRES: state.window_samples > 0.
+  explicit RidgeFollower(RidgeFollowState state) : state_(std::move(state)) {}
 
   // The warm-up window ended with the model having learned `samples`: the
   // choices come from then on.
@@ -43,25 +47,22 @@ class RidgeFollower {
   void Learned(std::span<const Real> targets);
   // The model started over and learned these rows of targets again.
   void Restarted(std::span<const Real> targets);
+  // Whether a choice falls due once `pending` more samples are learned (a
+  // block ends there, so that the choice is made on the same samples
+  // however the blocks are cut).
+  bool DueAfter(std::int64_t pending) const {
+    return state_.window_samples > 0 && state_.samples + pending >= state_.next_choice;
+  }
   // Re-chooses the ridge when the model has grown enough since the last
   // choice (`line`: the stream's line, for the record).
   void MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner);
 
-  struct Change {
-    std::int64_t line = 0;
-    std::int64_t samples = 0;  // the samples the choice was made on
-    double from = 0;
-    double to = 0;
-  };
   // The choices that changed the ridge, in stream order.
-  const std::vector<Change>& changes() const { return changes_; }
+  const std::vector<RidgeFollowState::Change>& changes() const { return state_.changes; }
+  const RidgeFollowState& state() const { return state_; }
 
  private:
-  std::int64_t window_lines_ = 0;  // 0 until the window ended
-  std::vector<double> target_squares_;  // Σ y² of each output since the model's start
-  std::int64_t samples_ = 0;
-  std::int64_t next_choice_;
-  std::vector<Change> changes_;
+  RidgeFollowState state_;
 };
 
 extern template class RidgeFollower<float>;

@@ -58,12 +58,22 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
-// Removes what version 7 added, for files of older formats made from new
-// ones: the task's category columns (an empty list, a u64, and the bucket
-// count, an i32) and drift flag (a byte, 0) after the task's other flags,
-// and the metrics' warm-up part (5 numbers of regression metrics and 2
-// counts, before the checksum).
+// Removes what version 8 added, for files of version 7 made from new ones:
+// the ridge follow state, none (an i64 0) before the checksum.
+void RemoveVersion8Fields(std::string& bytes) {
+  constexpr std::size_t kNoFollowBytes = 8, kChecksumBytes = 4;
+  const std::int64_t none = 0;
+  REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoFollowBytes, &none, 8) == 0);
+  bytes.erase(bytes.size() - kChecksumBytes - kNoFollowBytes, kNoFollowBytes);
+}
+
+// Removes what versions 7 and 8 added, for files of older formats made from
+// new ones: version 8's (above); the task's category columns (an empty
+// list, a u64, and the bucket count, an i32) and drift flag (a byte, 0)
+// after the task's other flags, and the metrics' warm-up part (5 numbers of
+// regression metrics and 2 counts, before the checksum).
 void RemoveVersion7Fields(std::string& bytes) {
+  RemoveVersion8Fields(bytes);
   const std::uint64_t no_columns = 0;
   const std::int32_t buckets = Task::kDefaultCategoryBuckets;
   const std::string fields =
@@ -171,11 +181,11 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
   CHECK(loaded->learner.updates() == 77);
   CHECK(loaded->learner.Predict(Input<double>(5)) == learner->Predict(Input<double>(5)));
   // Other versions are named.
-  const std::uint32_t future = 8;
+  const std::uint32_t future = kCheckpointFormatVersion + 1;
   std::memcpy(bytes.data() + 8, &future, 4);
-  std::stringstream version_8(bytes);
-  CHECK(ReadCheckpoint<double>(version_8, "v8.rff").status().message() ==
-        "v8.rff: unsupported checkpoint format version 8 (this build reads versions 3 to 7)");
+  std::stringstream version_9(bytes);
+  CHECK(ReadCheckpoint<double>(version_9, "v9.rff").status().message() ==
+        "v9.rff: unsupported checkpoint format version 9 (this build reads versions 3 to 8)");
 }
 
 TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",
@@ -390,6 +400,36 @@ TEST_CASE("The task and the classification metrics round-trip", "[checkpoint][ta
   CHECK(loaded->record.classification.count() == 2);
   CHECK(loaded->record.classification.correct() == 1);
   CHECK(loaded->record.classification.confusion(3, 2) == 1);
+}
+
+TEST_CASE("The ridge's follow state round-trips; a version 7 file has none", "[checkpoint][task]") {
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
+  CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
+  record.ridge_follow = {.window_samples = 256, .samples = 1500, .next_choice = 4096,
+                         .target_squares = {12.5},
+                         .changes = {{1024, 1024, 1e-3, 3.16e-5}}};
+  std::stringstream saved;
+  REQUIRE(WriteCheckpoint(saved, fed.learner, record).ok());
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(saved, "follow.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->record.ridge_follow == record.ridge_follow);
+
+  // A sum of squares of the wrong number of outputs, or an impossible one.
+  for (const std::vector<double>& squares : {std::vector<double>{1, 2}, std::vector<double>{-1}}) {
+    record.ridge_follow.target_squares = squares;
+    std::stringstream bad;
+    REQUIRE(WriteCheckpoint(bad, fed.learner, record).ok());
+    CHECK(absl::IsDataLoss(ReadCheckpoint<double>(bad, "bad.rff").status()));
+  }
+
+  std::string bytes = fed.bytes;
+  RemoveVersion8Fields(bytes);
+  MarkAsVersion(bytes, 7);
+  std::stringstream version_7(bytes);
+  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_7, "v7.rff");
+  REQUIRE(old.ok());
+  CHECK(old->record.ridge_follow == RidgeFollowState());
+  CHECK(old->learner.Predict(Input<double>(61)) == fed.learner.Predict(Input<double>(61)));
 }
 
 TEST_CASE("Every target's metrics round-trip", "[checkpoint][task]") {

@@ -64,6 +64,7 @@ absl::StatusOr<std::vector<unsigned char>> Serialize(const BasicLearner<Real>& l
   writer.Write(record.warm_up.classified);
   writer.Write(record.warm_up.classified_right);
   writer.Write(record.drift_restarts);
+  internal::WriteRidgeFollowState(writer, record.ridge_follow);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -197,6 +198,13 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
           absl::StrCat(source, ": the warm-up window's metrics are not a part of the metrics"));
     }
   }
+  RidgeFollowState ridge_follow;
+  if (version >= 8) {
+    absl::StatusOr<RidgeFollowState> read =
+        internal::ReadRidgeFollowState(reader, task->num_outputs());
+    if (!read.ok()) return read.status();
+    ridge_follow = *std::move(read);
+  }
   if (reader.remaining() != 0) {
     return absl::DataLossError(
         absl::StrCat(source, ": ", reader.remaining(), " unexpected bytes after the model"));
@@ -205,7 +213,8 @@ absl::StatusOr<BasicCheckpoint<Real>> Deserialize(std::span<const unsigned char>
       *std::move(learner),
       CheckpointRecord{*std::move(task), *std::move(metrics),
                        ClassificationMetrics(classes, std::move(confusion)),
-                       std::move(further_targets), warm_up, drift_restarts}};
+                       std::move(further_targets), warm_up, drift_restarts,
+                       std::move(ridge_follow)}};
 }
 
 absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path) {

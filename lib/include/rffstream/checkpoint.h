@@ -51,7 +51,7 @@ namespace rffstream {
 // rejected with a message naming the versions this build reads.
 // 7: the task's category (text) columns and their bucket count, whether
 // it tracks drift; the metrics' warm-up part; the drift restarts.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 8;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 
@@ -68,6 +68,26 @@ struct WarmUpScores {
 };
 
 // What a checkpoint holds besides the model.
+// --ridge=auto's later choices (rffstream's apps/ridge_follower.h), kept so
+// that a loaded model goes on choosing as it would have: what they are made
+// on and when the next one comes, and the choices so far. Format 8 on;
+// none (window_samples 0) when the ridge does not follow.
+struct RidgeFollowState {
+  std::int64_t window_samples = 0;    // the warm-up window's, 0: none
+  std::int64_t samples = 0;           // learned since the model's start or restart
+  std::int64_t next_choice = 0;       // at this many samples
+  std::vector<double> target_squares;  // Σ y² of each output over those samples
+  struct Change {
+    std::int64_t line = 0;
+    std::int64_t samples = 0;  // the samples the choice was made on
+    double from = 0;
+    double to = 0;
+    bool operator==(const Change&) const = default;
+  };
+  std::vector<Change> changes;
+  bool operator==(const RidgeFollowState&) const = default;
+};
+
 struct CheckpointRecord {
   Task task;
   RegressionMetrics metrics;                // of output 0, for regression
@@ -79,6 +99,7 @@ struct CheckpointRecord {
   // How often the model forgot to its prior on drift (--forget=auto): a
   // model that did no longer holds what it started from (merge's base).
   std::int64_t drift_restarts = 0;
+  RidgeFollowState ridge_follow = {};
 };
 
 template <class Real>

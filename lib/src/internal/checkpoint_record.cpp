@@ -145,4 +145,62 @@ absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader) {
   return RegressionMetrics(state);
 }
 
+void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state) {
+  writer.Write(state.window_samples);
+  if (state.window_samples == 0) return;
+  writer.Write(state.samples);
+  writer.Write(state.next_choice);
+  writer.WriteArray<double>(state.target_squares);
+  writer.Write<std::uint64_t>(state.changes.size());
+  for (const RidgeFollowState::Change& change : state.changes) {
+    writer.Write(change.line);
+    writer.Write(change.samples);
+    writer.Write(change.from);
+    writer.Write(change.to);
+  }
+}
+
+absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader, int num_outputs) {
+  RidgeFollowState state;
+  absl::Status status = reader.Read("ridge follow window", state.window_samples);
+  if (!status.ok()) return status;
+  if (state.window_samples == 0) return state;
+  if (status.ok()) status = reader.Read("ridge follow samples", state.samples);
+  if (status.ok()) status = reader.Read("ridge follow next choice", state.next_choice);
+  std::uint64_t count = 0;
+  if (status.ok()) status = reader.Read("ridge follow outputs", count);
+  if (status.ok() && count != static_cast<std::uint64_t>(num_outputs)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": ridge follow sums of ", count,
+                                            " outputs for a model of ", num_outputs));
+  }
+  state.target_squares.resize(status.ok() ? count : 0);
+  for (double& square : state.target_squares) {
+    if (status.ok()) status = reader.Read("ridge follow sum of squares", square);
+  }
+  std::uint64_t changes = 0;
+  if (status.ok()) status = reader.Read("ridge follow changes", changes);
+  constexpr std::uint64_t kChangeBytes = 4 * 8;
+  if (status.ok() && changes > reader.remaining() / kChangeBytes) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": truncated: ", changes, " ridge changes cannot fit"));
+  }
+  state.changes.resize(status.ok() ? changes : 0);
+  for (RidgeFollowState::Change& change : state.changes) {
+    if (status.ok()) status = reader.Read("ridge change line", change.line);
+    if (status.ok()) status = reader.Read("ridge change samples", change.samples);
+    if (status.ok()) status = reader.Read("ridge change from", change.from);
+    if (status.ok()) status = reader.Read("ridge change to", change.to);
+  }
+  if (!status.ok()) return status;
+  bool valid = state.window_samples > 0 && state.samples >= 0 && state.next_choice > 0;
+  for (double square : state.target_squares) valid = valid && square >= 0;
+  for (const RidgeFollowState::Change& change : state.changes) {
+    valid = valid && change.from > 0 && change.to > 0 && change.samples >= 0;
+  }
+  if (!valid) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": impossible ridge follow state"));
+  }
+  return state;
+}
+
 }  // namespace rffstream::internal

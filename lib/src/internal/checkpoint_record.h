@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "internal/byte_buffer.h"
+#include "rffstream/checkpoint.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/regression_metrics.h"
 #include "rffstream/task.h"
@@ -28,6 +29,11 @@ void WriteTask(ByteWriter& writer, const Task& task);
 
 void WriteRegressionMetrics(ByteWriter& writer, const RegressionMetrics& metrics);
 [[nodiscard]] absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader);
+
+// Version 8 on; checked against the task's `num_outputs`.
+void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state);
+[[nodiscard]] absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader,
+                                                                   int num_outputs);
 
 }  // namespace rffstream::internal
 
