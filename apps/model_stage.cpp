@@ -54,7 +54,8 @@ void ModelStage<Real>::Start(BasicLearner<Real> learner) {
   // float32's state is too coarse for the sums of squares GCV subtracts.
   ridge_.reset();
   const LearnerConfig& config = learner_->config();
-  if (std::is_same_v<Real, double> && task_.ridge_from_warm_up && settings_.learns &&
+  if (std::is_same_v<Real, double> && task_.ridge_from_warm_up && settings_.ridge_follows &&
+      settings_.learns &&
       delta_ == nullptr && config.loss == Loss::kSquared && config.forgetting == 1.0) {
     ridge_.emplace(task_.num_outputs());
   }

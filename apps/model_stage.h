@@ -39,6 +39,9 @@ class ModelStage {
     // Threads for each sample's work (--threads); 0: as many as pay for the
     // model's size on this machine (ThreadPool::RecommendedThreads).
     int threads = 1;
+    // --ridge=auto's later choices (ridge_follower.h); false when a ridge
+    // was given (with --load: keep the model's).
+    bool ridge_follows = true;
   };
 
   explicit ModelStage(Settings settings) : settings_(settings) {}

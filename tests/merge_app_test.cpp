@@ -24,7 +24,9 @@ std::vector<double> Predictions(const std::string& model, const std::string& inp
 
 TEST_CASE("merge: shards learned from one base equal one run over all their lines", "[app][merge]") {
   TempDir dir;
-  const std::vector<std::string> lines = Lines(SmoothCsv(1300));
+  // 1000 lines: none of the runs reaches 4 times the window, where --ridge=auto
+  // chooses again (the next test).
+  const std::vector<std::string> lines = Lines(SmoothCsv(1000));
   std::string warm_up, all_after, shards[3];
   for (std::size_t t = 0; t < lines.size(); ++t) {
     const std::string line = lines[t] + "\n";
@@ -48,7 +50,7 @@ TEST_CASE("merge: shards learned from one base equal one run over all their line
   const std::string merged = dir.File("merged.rff"), single = dir.File("single.rff");
   const RunResult merging = RunApp("merge --base=" + base + " --save=" + merged + shard_files, "");
   REQUIRE(merging.exit_code == 0);
-  CHECK(merging.err.find("3 models, 1300 samples in all, saved to " + merged) != std::string::npos);
+  CHECK(merging.err.find("3 models, 1000 samples in all, saved to " + merged) != std::string::npos);
   REQUIRE(RunApp("learn --quiet --load=" + base + " --save=" + single, all_after).exit_code == 0);
   std::string queries;
   for (int t = 0; t < 50; ++t) {
@@ -63,7 +65,37 @@ TEST_CASE("merge: shards learned from one base equal one run over all their line
   }
   // The merged metrics cover every line once: the base's and the shards'.
   const RunResult resumed = RunApp("learn --load=" + merged, "");
-  CHECK(resumed.err.find("metrics cover all 1300 samples") != std::string::npos);
+  CHECK(resumed.err.find("metrics cover all 1000 samples") != std::string::npos);
+}
+
+TEST_CASE("merge: a shard that chose its ridge again is refused; a given ridge stays",
+          "[app][merge][ridge_follower]") {
+  TempDir dir;
+  const std::vector<std::string> lines = Lines(SmoothCsv(1700));
+  std::string warm_up, after;
+  for (std::size_t t = 0; t < lines.size(); ++t) (t < 400 ? warm_up : after) += lines[t] + "\n";
+  const std::string base = dir.File("base.rff"), shard = dir.File("shard.rff");
+  REQUIRE(RunApp("learn --quiet --features=64 --save=" + base, warm_up).exit_code == 0);
+  const RunResult followed = RunApp("learn --features=64 --load=" + base + " --save=" + shard, after);
+  REQUIRE(followed.exit_code == 0);
+  REQUIRE(followed.err.find("re-chosen by generalized cross-validation: line 624 (1024 samples)") !=
+          std::string::npos);
+  const RunResult refused =
+      RunApp("merge --base=" + base + " --save=" + dir.File("m.rff") + " " + shard, "");
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find(shard + " chose its ridge again after the base " + base +
+                         " (--ridge=auto, at line 624)") != std::string::npos);
+  // The base's ridge given with --load: the shard keeps it, and merges.
+  const RunResult exported = RunApp("export --format=json --load=" + base, "");
+  const std::size_t at = exported.out.find("\"ridge\": ");
+  REQUIRE(at != std::string::npos);
+  const std::string ridge = exported.out.substr(at + 9, exported.out.find_first_of(",\n", at) - at - 9);
+  const RunResult kept = RunApp("learn --features=64 --ridge=" + ridge + " --load=" + base +
+                                    " --save=" + shard, after);
+  REQUIRE(kept.exit_code == 0);
+  CHECK(kept.err.find("re-chosen") == std::string::npos);
+  CHECK(RunApp("merge --base=" + base + " --save=" + dir.File("m.rff") + " " + shard, "")
+            .exit_code == 0);
 }
 
 TEST_CASE("merge refuses what it cannot merge exactly, by name", "[app][merge][errors]") {

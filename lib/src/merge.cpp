@@ -106,6 +106,30 @@ absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheck
   return absl::OkStatus();
 }
 
+// A shard that restarted on drift, or chose its ridge again, after the base
+// no longer holds the base's state under its own.
+template <class Real>
+absl::Status CheckStartedFromBase(const NamedCheckpoint<Real>& shard,
+                                  const NamedCheckpoint<Real>* base) {
+  if (base == nullptr) return absl::OkStatus();
+  const CheckpointRecord& part = shard.checkpoint->record;
+  const CheckpointRecord& start = base->checkpoint->record;
+  if (part.drift_restarts > start.drift_restarts) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        shard.name, " forgot to its prior on drift after the base ", base->name,
+        " (--forget=auto), so it no longer holds the base: merge it without --base, or learn "
+        "the shards with --forget=1"));
+  }
+  if (part.ridge_follow.changes.size() > start.ridge_follow.changes.size()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        shard.name, " chose its ridge again after the base ", base->name, " (--ridge=auto, at line ",
+        part.ridge_follow.changes.back().line,
+        "), and the shards of a merge share one: learn them with --ridge=",
+        base->checkpoint->learner.config().ridge, " (the base's, which then stays)"));
+  }
+  return absl::OkStatus();
+}
+
 // a += sign · b, elementwise.
 void Accumulate(std::vector<double>& a, const std::vector<double>& b, double sign) {
   for (std::size_t i = 0; i < a.size(); ++i) a[i] += sign * b[i];
@@ -119,6 +143,7 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   if (shards.empty()) return absl::InvalidArgumentError("merge: no models to merge");
   const NamedCheckpoint<Real>& reference = base != nullptr ? *base : shards.front();
   for (const NamedCheckpoint<Real>& shard : shards) {
+    if (absl::Status started = CheckStartedFromBase(shard, base); !started.ok()) return started;
     if (absl::Status mergeable = CheckMergeable(shard, reference); !mergeable.ok()) return mergeable;
   }
   // The start state: the base, or an untrained model of the same features.
@@ -147,12 +172,6 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
   for (const NamedCheckpoint<Real>& shard : shards) {
     const BasicCheckpoint<Real>& part = *shard.checkpoint;
-    if (base != nullptr && part.record.drift_restarts > start_record.drift_restarts) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          shard.name, " forgot to its prior on drift after the base ", base->name,
-          " (--forget=auto), so it no longer holds the base: merge it without --base, or learn "
-          "the shards with --forget=1"));
-    }
     if (part.learner.samples_learned() < start.learner.samples_learned()) {
       return absl::InvalidArgumentError(absl::StrCat(
           shard.name, " has learned ", part.learner.samples_learned(), " samples, fewer than the ",
