@@ -8,10 +8,9 @@ a grid of ridges and clips (the best of them is the baseline in hindsight).
     bench/linear_rls_boston.py --data=../shared/data
 """
 
-import argparse
-import os
-
 import numpy as np
+
+import shared_data
 
 
 def progressive_rmse(X, y, ridge, clip):
@@ -38,12 +37,7 @@ def progressive_rmse(X, y, ridge, clip):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--data", default="../shared/data")
-    args = parser.parse_args()
-    data = np.genfromtxt(os.path.join(args.data, "boston_housing.csv"), delimiter=",",
-                         skip_header=1)
-    X, y = data[:, :-1], data[:, -1]
+    X, y = shared_data.boston(shared_data.data_directory())
     print("| ridge | clip 3 | clip 5 | clip 10 | no clip |")
     print("|---|---|---|---|---|")
     for ridge in (0.01, 0.1, 1, 10, 100):

@@ -8,12 +8,10 @@ with the defaults, the mean over 5 shuffles.
     PYTHONPATH=build/python bench/missing_indicator.py --data=../shared/data
 """
 
-import argparse
-import os
-
 import numpy as np
 
 import rffstream
+import shared_data
 
 
 def progressive_rmse(X, y, shuffles=5):
@@ -26,12 +24,7 @@ def progressive_rmse(X, y, shuffles=5):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--data", default="../shared/data")
-    args = parser.parse_args()
-    data = np.genfromtxt(os.path.join(args.data, "boston_housing.csv"), delimiter=",",
-                         skip_header=1)
-    complete, y = data[:, :-1], data[:, -1]
+    complete, y = shared_data.boston(shared_data.data_directory())
     print("| missing values | as the mean | with indicators | no value missing |")
     print("|---|---|---|---|")
     for name in ("MCAR 10 %", "MCAR 30 %", "MNAR 20 % (crim, lstat)"):

@@ -22,6 +22,16 @@ def houses(rows=600, seed=3):
     return X, price
 
 
+def check_cli_predicts_as_python(app, model, path, csv_text, rows):
+    """The model saved at `path` predicts the CSV lines `csv_text` in the
+    command line as Python predicts `rows`."""
+    model.save(path)
+    new = path.parent / "new.csv"
+    new.write_text(csv_text)
+    answers = [float(v) for v in app("predict", f"--load={path}", stdin=new).split()]
+    np.testing.assert_allclose(answers, model.predict(rows), rtol=1e-9)
+
+
 def test_text_columns_are_learned_and_the_cli_reads_the_model(app, tmp_path):
     X, y = houses()
     model = rffstream.Regressor(features=64).fit(X, y)
@@ -31,12 +41,8 @@ def test_text_columns_are_learned_and_the_cli_reads_the_model(app, tmp_path):
     assert model.score(X, y) > without_city.score(X[:, [0, 2]].astype(float), y)
     # The checkpoint holds the text column: the command line reads the same rows.
     path = tmp_path / "houses.rff"
-    model.save(path)
-    new = tmp_path / "new.csv"
-    new.write_text("120,paris,10\n80,marseille,\n")
-    answers = [float(v) for v in app("predict", f"--load={path}", stdin=new).split()]
     rows = np.array([[120.0, "paris", 10.0], [80.0, "marseille", None]], dtype=object)
-    np.testing.assert_allclose(answers, model.predict(rows), rtol=1e-9)
+    check_cli_predicts_as_python(app, model, path, "120,paris,10\n80,marseille,\n", rows)
     loaded = rffstream.load(path)
     np.testing.assert_allclose(loaded.predict(rows), model.predict(rows), rtol=1e-12)
 
@@ -91,13 +97,9 @@ def test_a_dataframe_with_text_and_missing_values(app, tmp_path):
     assert list(model.feature_names_in_) == ["sqft", "city", "age"]
     np.testing.assert_allclose(model.predict(frame.head(20)), model.predict(X[:20]), rtol=1e-12)
     # The model's columns are the frame's: the command line reads a CSV with that header.
-    path = tmp_path / "frame.rff"
-    model.save(path)
-    new = tmp_path / "new.csv"
-    new.write_text("sqft,city,age\n120,paris,10\n80,lyon,\n")
-    answers = [float(v) for v in app("predict", f"--load={path}", stdin=new).split()]
     rows = np.array([[120.0, "paris", 10.0], [80.0, "lyon", None]], dtype=object)
-    np.testing.assert_allclose(answers, model.predict(rows), rtol=1e-9)
+    check_cli_predicts_as_python(app, model, tmp_path / "frame.rff",
+                                 "sqft,city,age\n120,paris,10\n80,lyon,\n", rows)
 
 
 def test_a_dataframe_names_the_model_only_with_a_named_target(app, tmp_path):
