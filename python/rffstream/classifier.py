@@ -8,6 +8,7 @@ import numpy as np
 from . import _arrays, _engine
 from ._compat import DataConversionWarning
 from ._estimator import DEFAULT_BLOCK, StreamingEstimator
+from ._parameters import PARAMETERS
 
 
 def _probabilities(outputs):
@@ -31,7 +32,7 @@ def _label_array(labels):
 
 
 class Classifier(StreamingEstimator):
-    """A streaming kernel classifier with the options of `rffstream learn
+    __doc__ = """A streaming kernel classifier with the options of `rffstream learn
     --classes=K`.
 
     classes: the number of classes K (labels 0..K-1) or the labels
@@ -42,7 +43,7 @@ class Classifier(StreamingEstimator):
     River habits: ``learn_one``, ``predict_one``; scikit-learn habits:
     ``fit``, ``partial_fit``, ``predict``, ``decision_function``, ``score``
     (accuracy).
-    """
+    """ + PARAMETERS
 
     _estimator_type = "classifier"
 

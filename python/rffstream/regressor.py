@@ -5,6 +5,7 @@ import numpy as np
 
 from . import _arrays
 from ._estimator import DEFAULT_BLOCK, StreamingEstimator
+from ._parameters import PARAMETERS
 
 
 def _target_names(targets):
@@ -13,7 +14,7 @@ def _target_names(targets):
 
 
 class Regressor(StreamingEstimator):
-    """A streaming kernel regressor with the options of `rffstream learn`.
+    __doc__ = """A streaming kernel regressor with the options of `rffstream learn`.
 
     River habits: ``learn_one(x, y)``, ``predict_one(x)`` with x a dict of
     named inputs or a sequence. scikit-learn habits: ``fit``,
@@ -27,7 +28,7 @@ class Regressor(StreamingEstimator):
     answers the mean of the targets so far; ``predict``, ``save`` and
     ``end_warm_up()`` build the model from the samples held. y may have
     several columns (targets learned together).
-    """
+    """ + PARAMETERS
 
     _estimator_type = "regressor"
 

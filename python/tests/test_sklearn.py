@@ -144,3 +144,13 @@ def test_predict_proba_sums_to_one_and_agrees_with_predict(class_stream):
         np.testing.assert_allclose(probabilities[:5][rows],
                                    (estimates / estimates.sum(axis=1, keepdims=True))[rows])
     assert rffstream.Classifier(classes=3).predict_proba_one([0.0, 0.0]) == {}
+
+
+@pytest.mark.parametrize("estimator", [rffstream.Regressor, rffstream.Classifier])
+def test_every_keyword_argument_is_documented(estimator):
+    import inspect
+    doc = estimator.__doc__
+    for name in inspect.signature(estimator.__init__).parameters:
+        if name == "self":
+            continue
+        assert f"{name} :" in doc or f"{name}, " in doc or f"{name}:" in doc, name

@@ -1,0 +1,51 @@
+"""The estimators' keyword arguments, as help() shows them: the command
+line's model options (`rffstream learn --help`), with its defaults."""
+
+PARAMETERS = """
+    Parameters
+    ----------
+    features : int, default 256
+        Random Fourier features D (the model is D + 1 weights and a
+        (D + 1)² covariance).
+    kernel : str, default "gaussian"
+        gaussian, laplacian, cauchy, matern12, matern32, matern52, or
+        "auto" (chosen on the warm-up window).
+    gamma : float or "auto", default "auto"
+        The kernel's bandwidth on standardized inputs; "auto": chosen on the
+        warm-up window by exact leave-one-out.
+    ridge : float or "auto", default "auto"
+        The ridge λ; "auto": chosen on the warm-up window, and again (float64,
+        forget 1 or "auto") by generalized cross-validation at 4, 16, 64, ...
+        times the window (docs/ridge_follows_the_stream.md). ``fit`` takes,
+        for a regressor, the largest ridge within one standard error.
+    forget : float or "auto", default "auto"
+        The forgetting factor β in (0, 1]; "auto": β = 1, and the model
+        starts over from its last 64 samples when the stream drifts
+        (``drifts_``).
+    map : str, default "phase"
+        "phase" (cos(wx + b)) or "pair" (cos and sin of wx).
+    sampler : str, default "iid"
+        How the frequencies are drawn: "iid", "orthogonal" or "qmc"
+        (randomized quasi-Monte Carlo; both for the gaussian kernel, lower
+        variance), or "leverage" (selected on the warm-up window).
+    precision : str, default "float64"
+        "float64", or "float32" (a square-root engine: faster per sample,
+        learns one sample at a time).
+    seed : int, default 1
+        The frequencies' seed: the same seed and settings give the same model.
+    lengthscale, lengthscales : float or list of floats, default None
+        Instead of gamma: one lengthscale, or one per input (ARD).
+    intercept : bool, default True
+        A constant feature, the model's bias.
+    standardize : int or None, default None
+        The warm-up window's samples (None: 256, at least 80 a class; ``fit``:
+        all of X up to 2048 rows); 0: no standardization and no window.
+    loss : str, default "squared"
+        "squared" (recursive least squares) or, for a classifier, "hinge"
+        (AROW, a model per class).
+    max_model_memory_mb : int, default 0
+        Refuse a model larger than this (0: half the physical memory).
+    block : int, default 64
+        Rows learned together by ``fit``, ``partial_fit`` and ``learn`` (one
+        exact rank-k update); one-sample calls learn one at a time.
+"""
