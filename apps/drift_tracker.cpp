@@ -43,7 +43,7 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
 }
 
 template <class Real>
-void DriftTracker<Real>::Restart(BasicLearner<Real>& learner) {
+void DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
   // The ring from its oldest line on, in order.
   const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
   ordered_inputs_.clear();
@@ -55,7 +55,7 @@ void DriftTracker<Real>::Restart(BasicLearner<Real>& learner) {
     ordered_inputs_.insert(ordered_inputs_.end(), inputs, inputs + input_dimension_);
     ordered_targets_.insert(ordered_targets_.end(), targets, targets + num_outputs_);
   }
-  learner.ForgetToPrior(ordered_inputs_, ordered_targets_);
+  learner.ForgetToPrior(ordered_inputs_, ordered_targets_, ridge);
   lines_since_restart_ = remembered_;
 }
 

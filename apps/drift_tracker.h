@@ -37,8 +37,9 @@ class DriftTracker {
   void Remember(std::span<const double> inputs, std::span<const Real> targets);
   // Its a-priori predictions once learned; true when the stream changed.
   bool Observe(std::int64_t line, std::span<const Real> targets, std::span<const Real> priors);
-  // The model forgets everything but the lines remembered, which it learns.
-  void Restart(BasicLearner<Real>& learner);
+  // The model forgets everything but the lines remembered, which it learns
+  // (with `ridge` as its prior's λ when > 0: --ridge=auto's window choice).
+  void Restart(BasicLearner<Real>& learner, double ridge = 0);
 
   const std::vector<Drift>& drifts() const { return drifts_; }
   // The targets the last Restart() learned again, in order.

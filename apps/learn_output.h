@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "line_outcome.h"
 #include "metrics_log.h"
 #include "model_stage.h"
@@ -158,9 +159,11 @@ class LearnOutput : public OutcomeSink {
     if (follower == nullptr || follower->changes().empty()) return;
     std::fprintf(log_, "ridge (--ridge=auto) re-chosen by generalized cross-validation:");
     for (const RidgeFollowState::Change& change : follower->changes()) {
-      std::fprintf(log_, "%sline %" PRId64 " (%" PRId64 " samples) %g -> %g",
-                   &change == &follower->changes().front() ? " " : "; ", change.line,
-                   change.samples, change.from, change.to);
+      const std::string on = change.samples == 0 ? std::string("drift restart")
+                                                 : absl::StrCat(change.samples, " samples");
+      std::fprintf(log_, "%sline %" PRId64 " (%s) %g -> %g",
+                   &change == &follower->changes().front() ? " " : "; ", change.line, on.c_str(),
+                   change.from, change.to);
     }
     std::fprintf(log_, "\n");
   }

@@ -243,13 +243,14 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
 
 template <class Real>
 void ModelStage<Real>::RestartOnDrift() {
-  drift_->Restart(*learner_);
-  if (ridge_) ridge_->Restarted(drift_->relearned_targets());
+  const double ridge = learner_->config().ridge;
+  drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
+  if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
 }
 
 template <class Real>
 void ModelStage<Real>::EndWarmUp() {
-  if (ridge_ && learner_) ridge_->WindowEnded(learner_->samples_learned());
+  if (ridge_ && learner_) ridge_->WindowEnded(learner_->samples_learned(), learner_->config().ridge);
   warm_up_.regression = metrics_;
   warm_up_.classified = classification_.count();
   warm_up_.classified_right = classification_.correct();

@@ -12,8 +12,9 @@ RidgeFollower<Real>::RidgeFollower(int num_outputs) {
 }
 
 template <class Real>
-void RidgeFollower<Real>::WindowEnded(std::int64_t samples) {
+void RidgeFollower<Real>::WindowEnded(std::int64_t samples, double ridge) {
   state_.window_samples = std::max<std::int64_t>(samples, 1);
+  state_.window_ridge = ridge;
   state_.next_choice = kFirstMultiple * state_.window_samples;
 }
 
@@ -27,7 +28,11 @@ void RidgeFollower<Real>::Learned(std::span<const Real> targets) {
 }
 
 template <class Real>
-void RidgeFollower<Real>::Restarted(std::span<const Real> targets) {
+void RidgeFollower<Real>::Restarted(std::int64_t line, double ridge_before,
+                                    std::span<const Real> targets) {
+  if (state_.window_samples > 0 && ridge_before != state_.window_ridge) {
+    state_.changes.push_back({line, 0, ridge_before, state_.window_ridge});
+  }
   std::fill(state_.target_squares.begin(), state_.target_squares.end(), 0.0);
   state_.samples = 0;
   const std::size_t outputs = state_.target_squares.size();

@@ -40,13 +40,18 @@ class RidgeFollower {
   // A loaded model's. REQUIRES: state.window_samples > 0.
   explicit RidgeFollower(RidgeFollowState state) : state_(std::move(state)) {}
 
-  // The warm-up window ended with the model having learned `samples`: the
-  // choices come from then on.
-  void WindowEnded(std::int64_t samples);
+  // The warm-up window ended with the model having learned `samples` with
+  // the window's `ridge`: the choices come from then on.
+  void WindowEnded(std::int64_t samples, double ridge);
+  // The ridge a restarted model starts from: the window's choice (the one
+  // chosen for a grown model would be too small for a few lines).
+  double window_ridge() const { return state_.window_ridge; }
   // A sample the model learned: its targets as the model learned them.
   void Learned(std::span<const Real> targets);
-  // The model started over and learned these rows of targets again.
-  void Restarted(std::span<const Real> targets);
+  // The model started over from the window's ridge and learned these rows
+  // of targets again (at the stream's `line`; recorded as a change of 0
+  // samples when the ridge was another).
+  void Restarted(std::int64_t line, double ridge_before, std::span<const Real> targets);
   // Whether a choice falls due once `pending` more samples are learned (a
   // block ends there, so that the choice is made on the same samples
   // however the blocks are cut).

@@ -405,7 +405,8 @@ TEST_CASE("The task and the classification metrics round-trip", "[checkpoint][ta
 TEST_CASE("The ridge's follow state round-trips; a version 7 file has none", "[checkpoint][task]") {
   FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
   CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
-  record.ridge_follow = {.window_samples = 256, .samples = 1500, .next_choice = 4096,
+  record.ridge_follow = {.window_samples = 256, .window_ridge = 1e-3, .samples = 1500,
+                         .next_choice = 4096,
                          .target_squares = {12.5},
                          .changes = {{1024, 1024, 1e-3, 3.16e-5}}};
   std::stringstream saved;

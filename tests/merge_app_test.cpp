@@ -66,6 +66,10 @@ TEST_CASE("merge: shards learned from one base equal one run over all their line
   // The merged metrics cover every line once: the base's and the shards'.
   const RunResult resumed = RunApp("learn --load=" + merged, "");
   CHECK(resumed.err.find("metrics cover all 1000 samples") != std::string::npos);
+  // A merged model keeps its ridge (its shards' sums are not kept).
+  const RunResult grown = RunApp("learn --load=" + merged, SmoothCsv(3000));
+  CHECK(grown.exit_code == 0);
+  CHECK(grown.err.find("re-chosen") == std::string::npos);
 }
 
 TEST_CASE("merge: a shard that chose its ridge again is refused; a given ridge stays",

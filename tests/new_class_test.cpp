@@ -138,8 +138,12 @@ TEST_CASE("A checkpoint's new class: labels, confusion counts and refusals", "[n
   record.task.num_classes = 2;
   REQUIRE(record.task.Validate().ok());
   record.classification = ClassificationMetrics(2, {5, 1, 2, 7});
+  record.ridge_follow = {.window_samples = 20, .window_ridge = 0.05, .samples = 50,
+                         .next_choice = 80, .target_squares = {50, 50}};
   Checkpoint checkpoint{*learner, record};
   REQUIRE(AddClass(checkpoint, "cat").ok());
+  // The ridge's sums gain the new output's: -1 for each of the 50 samples.
+  CHECK(checkpoint.record.ridge_follow.target_squares == std::vector<double>{50, 50, 50});
   CHECK(checkpoint.record.task.num_classes == 3);
   CHECK(checkpoint.record.task.class_labels == std::vector<std::string>{"0", "1", "cat"});
   CHECK(checkpoint.record.task.Validate().ok());

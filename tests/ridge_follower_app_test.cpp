@@ -3,6 +3,7 @@
 // lines, shown in the summary and kept in the checkpoint; not for float32,
 // nor when the ridge was given.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 
 #include "tests/app_process.h"
@@ -36,6 +37,26 @@ TEST_CASE("The ridge is chosen again as the stream grows", "[app][ridge_follower
   const std::size_t ridge = exported.out.find("\"ridge\": ");
   REQUIRE(ridge != std::string::npos);
   CHECK(std::stod(exported.out.substr(ridge + 9)) == Approx(std::stod(last)).epsilon(1e-5));
+
+  // A drift restart goes back to the window's ridge (the grown model's
+  // would be too small for its few lines), and the choices start again.
+  std::string switching;
+  for (int t = 0; t < 6000; ++t) {
+    const double a = std::sin(0.37 * t), b = std::cos(0.23 * t);
+    const double y = t < 3000 ? a * a + 0.5 * a : 4.0 + 2.0 * b;
+    switching += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(y) + "\n";
+  }
+  const RunResult drifted = RunApp("learn --features=32", switching);
+  REQUIRE(drifted.exit_code == 0);
+  const std::string changes = RidgeLine(drifted.err);
+  INFO(drifted.err);
+  const std::size_t window = changes.find("line 1024 (1024 samples) ");
+  REQUIRE(window != std::string::npos);
+  const std::string window_ridge = changes.substr(window + 25, changes.find(' ', window + 25) - window - 25);
+  const std::size_t restart = changes.find("(drift restart) ");
+  REQUIRE(restart != std::string::npos);
+  const std::string back = changes.substr(changes.find("-> ", restart) + 3);
+  CHECK(back.substr(0, window_ridge.size()) == window_ridge);
 
   // Not with float32, a given ridge, or forgetting.
   for (const std::string flags : {"--precision=float32", "--ridge=0.01", "--forget=0.999"}) {

@@ -198,7 +198,8 @@ bool BasicLearner<Real>::LearnRowHinge(std::span<const Real> row, std::span<cons
 
 template <class Real>
 void BasicLearner<Real>::ForgetToPrior(std::span<const Real> inputs,
-                                       std::span<const Real> targets) {
+                                       std::span<const Real> targets, double ridge) {
+  if (ridge > 0) config_.ridge = ridge;
   rls_ = MakeEngines<Real>(config_, row_length());
   for (BasicRls<Real>& rls : rls_) rls.SetThreadPool(pool_);
   const std::int64_t samples_learned = samples_learned_, updates = updates_;

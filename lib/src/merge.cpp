@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
 namespace rffstream {
@@ -125,7 +126,8 @@ absl::Status CheckStartedFromBase(const NamedCheckpoint<Real>& shard,
         shard.name, " chose its ridge again after the base ", base->name, " (--ridge=auto, at line ",
         part.ridge_follow.changes.back().line,
         "), and the shards of a merge share one: learn them with --ridge=",
-        base->checkpoint->learner.config().ridge, " (the base's, which then stays)"));
+        absl::StrFormat("%.17g", base->checkpoint->learner.config().ridge),
+        " (the base's, which then stays)"));
   }
   return absl::OkStatus();
 }
@@ -157,6 +159,9 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   BasicCheckpoint<Real> merged = start;
   const CheckpointRecord& start_record = start.record;
   CheckpointRecord& record = merged.record;
+  // The shards' own sums would have to be added for the ridge to follow on:
+  // a merged model keeps its ridge.
+  record.ridge_follow = {};
   record.classification = start_record.classification;
   std::vector<std::int64_t> confusion = start_record.classification.confusion_counts();
   // The metrics of targets after the first: only when every file has them

@@ -79,6 +79,9 @@ absl::Status AddClass(BasicCheckpoint<Real>& checkpoint, std::string label) {
   if (absl::Status added = checkpoint.learner.AddClass(); !added.ok()) return added;
   labels.push_back(std::move(label));
   task.class_labels = std::move(labels);
+  // The new output's target was -1 for every sample the ridge follows on.
+  RidgeFollowState& follow = checkpoint.record.ridge_follow;
+  if (follow.window_samples > 0) follow.target_squares.push_back(static_cast<double>(follow.samples));
   task.num_classes = classes + 1;
   // The confusion counts, row = actual, column = predicted, gain an empty
   // row and column.

@@ -74,6 +74,7 @@ struct WarmUpScores {
 // none (window_samples 0) when the ridge does not follow.
 struct RidgeFollowState {
   std::int64_t window_samples = 0;    // the warm-up window's, 0: none
+  double window_ridge = 0;            // the window's choice, which a drift restart goes back to
   std::int64_t samples = 0;           // learned since the model's start or restart
   std::int64_t next_choice = 0;       // at this many samples
   std::vector<double> target_squares;  // Σ y² of each output over those samples

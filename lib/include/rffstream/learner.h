@@ -101,8 +101,9 @@ class BasicLearner {
   // next samples, say); the *Row methods then do from the row what their
   // counterparts above do from x, with the same results. REQUIRES:
   // row.size() == row_length(); rows holds k rows of row_length() values.
-  // From the map and the config alone, which never change after Create():
-  // a reading thread may ask while ForgetToPrior() replaces the engines.
+  // From the map and the config's intercept, which never change after
+  // Create() (SetRidge changes only the ridge): a reading thread may ask
+  // while ForgetToPrior() replaces the engines.
   int row_length() const { return feature_map_.num_features() + (config_.intercept ? 1 : 0); }
   void MapRow(std::span<const Real> x, std::span<Real> row) const noexcept;
   void PredictRowOutputs(std::span<const Real> row, std::span<Real> predictions) const noexcept;
@@ -139,8 +140,10 @@ class BasicLearner {
   // learns the k samples given again (`inputs`: k rows, `targets`: k rows
   // of num_outputs), which were counted when first learned, so the counts
   // (samples_learned(), updates()) are as they were. The feature map is
-  // kept, so MapRow() may go on on another thread. Allocates.
-  void ForgetToPrior(std::span<const Real> inputs = {}, std::span<const Real> targets = {});
+  // kept, so MapRow() may go on on another thread. `ridge` > 0: the prior's
+  // λ from now on (0: the config's). Allocates.
+  void ForgetToPrior(std::span<const Real> inputs = {}, std::span<const Real> targets = {},
+                     double ridge = 0);
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 
   std::int64_t samples_learned() const { return samples_learned_; }

@@ -35,7 +35,7 @@ struct RidgeChoice {
   double current_score = 0;  // the current ridge's
 };
 
-// Ridges from 1e-7 to 10, a factor √10 apart.
+// Ridges from 1e-6 to 10, a factor √10 apart.
 std::vector<double> RidgeCandidates();
 
 // `gram`: G, D × D row-major (symmetric); `target_sums`: b of each output,

@@ -148,6 +148,7 @@ absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader) {
 void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state) {
   writer.Write(state.window_samples);
   if (state.window_samples == 0) return;
+  writer.Write(state.window_ridge);
   writer.Write(state.samples);
   writer.Write(state.next_choice);
   writer.WriteArray<double>(state.target_squares);
@@ -165,6 +166,7 @@ absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader, int nu
   absl::Status status = reader.Read("ridge follow window", state.window_samples);
   if (!status.ok()) return status;
   if (state.window_samples == 0) return state;
+  if (status.ok()) status = reader.Read("ridge follow window ridge", state.window_ridge);
   if (status.ok()) status = reader.Read("ridge follow samples", state.samples);
   if (status.ok()) status = reader.Read("ridge follow next choice", state.next_choice);
   std::uint64_t count = 0;
@@ -192,7 +194,11 @@ absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader, int nu
     if (status.ok()) status = reader.Read("ridge change to", change.to);
   }
   if (!status.ok()) return status;
-  bool valid = state.window_samples > 0 && state.samples >= 0 && state.next_choice > 0;
+  // Counts a stream could reach, far from what their products overflow.
+  constexpr std::int64_t kMaxCount = std::int64_t{1} << 56;
+  bool valid = state.window_samples > 0 && state.window_samples < kMaxCount &&
+               state.samples >= 0 && state.samples < kMaxCount && state.next_choice > 0 &&
+               state.next_choice < kMaxCount && state.window_ridge > 0;
   for (double square : state.target_squares) valid = valid && square >= 0;
   for (const RidgeFollowState::Change& change : state.changes) {
     valid = valid && change.from > 0 && change.to > 0 && change.samples >= 0;
