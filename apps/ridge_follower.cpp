@@ -56,7 +56,14 @@ void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& l
   absl::StatusOr<RidgeChoice> choice =
       ChooseRidgeByGcv(form->information, form->target_sums, state_.target_squares,
                        state_.samples, ridge, RidgeCandidates());
-  if (!choice.ok() || choice->ridge == ridge || !(choice->score < choice->current_score)) return;
+  // A change must gain more than kMinimumGain: GCV's curve is flat near its
+  // least, where the rounding of another build (or another machine's
+  // eigensolver) could flip the choice, and a negligible gain is no reason
+  // to move.
+  if (!choice.ok() || choice->ridge == ridge ||
+      !(choice->score < (1 - kMinimumGain) * choice->current_score)) {
+    return;
+  }
   if (learner.SetRidge(choice->ridge).ok()) {
     state_.changes.push_back({line, state_.samples, ridge, choice->ridge});
   }

@@ -35,6 +35,8 @@ class RidgeFollower {
   // each next one at kGrowth times the last.
   static constexpr int kFirstMultiple = 4;
   static constexpr int kGrowth = 4;
+  // The least relative gain in the GCV score that changes the ridge.
+  static constexpr double kMinimumGain = 0.01;
 
   explicit RidgeFollower(int num_outputs);
   // A loaded model's. REQUIRES: state.window_samples > 0.
