@@ -5,6 +5,7 @@
 //   build/bench/rls_bench --benchmark_filter='BM_Learn(Eigen)?/float/64/1024$'  (blocks of 64)
 //   build/bench/rls_bench --benchmark_filter='BM_(Learn|PassBandwidth)/float'  (fraction of the bound)
 //   build/bench/rls_bench --benchmark_filter='Threads/float'  (2 threads against 1, and both cores' bound)
+//   build/bench/rls_bench --benchmark_filter='BM_Learn(SquareRoot)?/double/1/(256|1024)$'  (float64's two forms)
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -60,6 +61,14 @@ void BM_Learn(benchmark::State& state) {
 }
 BENCHMARK(BM_Learn<float>)->Name("BM_Learn/float/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 BENCHMARK(BM_Learn<double>)->Name("BM_Learn/double/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
+
+// float64 at a ridge below kSmallestCovarianceRidge: its square-root form,
+// against BM_Learn/double's covariance form.
+void BM_LearnSquareRootDouble(benchmark::State& state) {
+  Rls rls(static_cast<int>(state.range(0)), Rls::kSmallestCovarianceRidge / 10, 1.0);
+  LearnOneAtATime(state, rls);
+}
+BENCHMARK(BM_LearnSquareRootDouble)->Name("BM_LearnSquareRoot/double/1")->Arg(256)->Arg(1024);
 
 // The hardware bound for one sample at a time: a read-modify-write pass over
 // as many bytes as P's triangle, at whatever cache level they fit in. Its

@@ -44,13 +44,13 @@ double RelativeRms(const std::vector<double>& values, const std::vector<double>&
 TEST_CASE("float32's factor form learns every sample where the covariance form broke down",
           "[rls][factor]") {
   constexpr int kDimension = 32, kSamples = 60000;
-  // At ridge 10⁻¹² float64's covariance form, the reference, is itself at
-  // the edge of its precision (docs/float32.md): the two agree to 10⁻², not 10⁻³.
+  // At ridge 10⁻¹² the reference is float64's factor form (rls.h), and the
+  // two agree to about 10⁻³, with a margin for the rounding of other builds.
   struct Setting {
     double ridge, forgetting, tolerance;
   };
   for (const auto& [ridge, forgetting, tolerance] :
-       std::initializer_list<Setting>{{1e-2, 1.0, 1e-3}, {1e-8, 1.0, 1e-3}, {1e-12, 1.0, 1e-2},
+       std::initializer_list<Setting>{{1e-2, 1.0, 1e-3}, {1e-8, 1.0, 1e-3}, {1e-12, 1.0, 2e-3},
                                       {1e-2, 0.999, 1e-3}, {1e-2, 0.9, 1e-3}}) {
     INFO("ridge " << ridge << ", forgetting " << forgetting);
     RlsF32 single(kDimension, ridge, forgetting);

@@ -17,12 +17,7 @@ absl::Status BasicLearner<Real>::SetRidge(double ridge) {
         "a new ridge needs the squared loss and no forgetting (the prior is λI only then)");
   }
   if (absl::Status sound = CheckSound(); !sound.ok()) return sound;
-  BasicRls<Real>& rls = rls_.front();
-  absl::StatusOr<typename BasicRls<Real>::InformationForm> form = rls.ToInformationForm();
-  if (!form.ok()) return form.status();
-  const auto dimension = static_cast<std::size_t>(rls.dimension());
-  for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] += ridge - config_.ridge;
-  if (absl::Status set = rls.SetInformationForm(*form); !set.ok()) return set;
+  if (absl::Status set = rls_.front().SetRidge(ridge); !set.ok()) return set;
   config_.ridge = ridge;
   return absl::OkStatus();
 }

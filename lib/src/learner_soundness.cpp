@@ -18,8 +18,9 @@ absl::Status BasicLearner<Real>::CheckSound() const {
             "numerical precision lost after ", samples_learned_,
             " samples: P = (ridge I + sum z z^T)^-1 is no longer positive definite in the "
             "covariance form (float", 8 * sizeof(Real), "); a ridge of ", config_.ridge,
-            " is too small for this stream at this precision: use a larger --ridge (1e-8 or "
-            "more, or auto) or --precision=float32, whose square-root form cannot lose it"));
+            " is too small for this stream at this precision: use a larger --ridge (or auto), "
+            "or --precision=float32, whose square-root form cannot lose it (float64 uses that "
+            "form below a ridge of ", BasicRls<Real>::kSmallestCovarianceRidge, ")"));
       case BasicRls<Real>::Soundness::kOutgrewPrecision:
         return absl::FailedPreconditionError(absl::StrCat(
             "numerical range exceeded after ", samples_learned_, " samples: P grew past what float",

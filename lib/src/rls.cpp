@@ -55,6 +55,8 @@ template <class Real>
 BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num_outputs)
     : dimension_(dimension),
       num_outputs_(num_outputs),
+      ridge_(ridge),
+      factor_form_(UsesSquareRootForm(ridge)),
       stride_(internal::PaddedLength(dimension)),
       forgetting_(static_cast<Real>(forgetting)),
       refresh_strength_(static_cast<Real>(dimension * (1.0 - forgetting) * ridge)),
@@ -70,9 +72,9 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
       noise_sums_(num_outputs, Real{0}) {
   assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1 && num_outputs >= 1);
   // P = I / λ, or its factor S = I / sqrt(λ).
-  const double diagonal = kFactorForm ? 1.0 / std::sqrt(ridge) : 1.0 / ridge;
+  const double diagonal = factor_form_ ? 1.0 / std::sqrt(ridge) : 1.0 / ridge;
   for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(diagonal);
-  if constexpr (kFactorForm) factor_trace_ = dimension / ridge;
+  if (factor_form_) factor_trace_ = dimension / ridge;
 }
 
 template <class Real>
@@ -92,7 +94,7 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
                                   std::span<Real> priors) {
   assert(static_cast<int>(z.size()) == dimension_);
   assert(static_cast<int>(targets.size()) == num_outputs_);
-  if constexpr (kFactorForm) return LearnFactorOutputs(z, targets, priors);
+  if (factor_form_) return LearnFactorOutputs(z, targets, priors);
   // Settle the previous sample's updates of P while computing P z.
   std::copy(z.begin(), z.end(), features_.begin());
   PassOverCovariance();
@@ -248,7 +250,7 @@ std::vector<int> BasicRls<Real>::RowParts(int dimension) {
 template <class Real>
 void BasicRls<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
   // The factor form's rotations run one after another: one thread.
-  pool_ = !kFactorForm && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2
+  pool_ = !factor_form_ && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2
               ? std::move(pool)
               : nullptr;
 }
@@ -260,7 +262,7 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
   const int outputs = num_outputs_;
   const int k = static_cast<int>(targets.size()) / outputs;
   // The factor form learns a block one sample at a time (the same results).
-  if (!kFactorForm && forgetting_ == Real{1} && k > 1) {
+  if (!factor_form_ && forgetting_ == Real{1} && k > 1) {
     SettlePendingUpdates();
     block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);
     Real* error_variance_factors = block_scratch_.data() + static_cast<std::size_t>(d) * k;

@@ -1,4 +1,5 @@
-// BasicRls in the factor (square-root) form that float32 uses: the stored
+// BasicRls in the factor (square-root) form, float32's and float64's at
+// the smallest ridges: the stored
 // triangle holds S with P = S Sᵀ, column j of S in row j of the storage
 // (rows j .. D - 1 of the column), updated by internal/factor_update.h.
 //
@@ -184,7 +185,6 @@ bool BasicRls<Real>::SetFactorFromCovariance(const std::vector<double>& covarian
   return true;
 }
 
-// The factor form is float32's; float64's covariance form never calls these.
 template double BasicRls<float>::FactorTrace() const;
 template float BasicRls<float>::RotateFactor(float, float, int);
 template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::span<const float>,
@@ -192,5 +192,12 @@ template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::s
 template float BasicRls<float>::FactorQuadraticForm(std::span<const float>) const;
 template std::vector<float> BasicRls<float>::FactorCovarianceMatrix() const;
 template bool BasicRls<float>::SetFactorFromCovariance(const std::vector<double>&);
+template double BasicRls<double>::FactorTrace() const;
+template double BasicRls<double>::RotateFactor(double, double, int);
+template bool BasicRls<double>::LearnFactorOutputs(std::span<const double>, std::span<const double>,
+                                                  std::span<double>);
+template double BasicRls<double>::FactorQuadraticForm(std::span<const double>) const;
+template std::vector<double> BasicRls<double>::FactorCovarianceMatrix() const;
+template bool BasicRls<double>::SetFactorFromCovariance(const std::vector<double>&);
 
 }  // namespace rffstream

@@ -30,7 +30,7 @@ void MultiplyInto(const std::vector<double>& matrix, const Vector* vector, int d
 
 template <class Real>
 Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
-  if constexpr (kFactorForm) return FactorQuadraticForm(z);
+  if (factor_form_) return FactorQuadraticForm(z);
   using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
   const Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>> stored(
@@ -45,7 +45,7 @@ Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
 
 template <class Real>
 std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
-  if constexpr (kFactorForm) return FactorCovarianceMatrix();
+  if (factor_form_) return FactorCovarianceMatrix();
   std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
   for (int i = 0; i < dimension_; ++i) {
     for (int j = i; j < dimension_; ++j) {
@@ -108,7 +108,7 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
       return absl::FailedPreconditionError("RLS: the information form gives a state that is not finite");
     }
   }
-  if constexpr (kFactorForm) {
+  if (factor_form_) {
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = i + 1; j < n; ++j) p[i * n + j] = p[j * n + i] = 0.5 * (p[i * n + j] + p[j * n + i]);
     }
@@ -117,7 +117,7 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
       covariance_ = kept;
       factor_trace_ = FactorTrace();
       return absl::FailedPreconditionError(
-          "RLS: the inverse of the information matrix has no float32 Cholesky factor");
+          absl::StrCat("RLS: the inverse of the information matrix has no float", 8 * sizeof(Real), " Cholesky factor"));
     }
   } else {
     for (std::size_t i = 0; i < n; ++i) {
@@ -140,6 +140,26 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
   return absl::OkStatus();
 }
 
+template <class Real>
+absl::Status BasicRls<Real>::SetRidge(double ridge) {
+  if (forgetting_ != Real{1}) {
+    return absl::FailedPreconditionError(
+        "RLS: a new ridge needs a forgetting factor of 1 (the prior is λI only then)");
+  }
+  absl::StatusOr<InformationForm> form = ToInformationForm();
+  if (!form.ok()) return form.status();
+  const auto n = static_cast<std::size_t>(dimension_);
+  for (std::size_t i = 0; i < n; ++i) form->information[i * n + i] += ridge - ridge_;
+  const bool kept_form = factor_form_;
+  factor_form_ = UsesSquareRootForm(ridge);
+  if (absl::Status set = SetInformationForm(*form); !set.ok()) {
+    factor_form_ = kept_form;
+    return set;
+  }
+  ridge_ = ridge;
+  return absl::OkStatus();
+}
+
 template float BasicRls<float>::CovarianceQuadraticForm(std::span<const float>) const;
 template double BasicRls<double>::CovarianceQuadraticForm(std::span<const double>) const;
 template std::vector<float> BasicRls<float>::CovarianceMatrix() const;
@@ -148,5 +168,7 @@ template absl::StatusOr<BasicRls<float>::InformationForm> BasicRls<float>::ToInf
 template absl::StatusOr<BasicRls<double>::InformationForm> BasicRls<double>::ToInformationForm() const;
 template absl::Status BasicRls<float>::SetInformationForm(const InformationForm&);
 template absl::Status BasicRls<double>::SetInformationForm(const InformationForm&);
+template absl::Status BasicRls<float>::SetRidge(double);
+template absl::Status BasicRls<double>::SetRidge(double);
 
 }  // namespace rffstream

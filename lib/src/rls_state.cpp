@@ -114,9 +114,9 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
     std::copy(source, source + (dimension_ - i), Row(i) + i);
     source += dimension_ - i;
   }
-  if constexpr (kFactorForm) {
+  if (factor_form_) {
     if (holds_covariance) {
-      // A float32 model saved before the factor form: P, converted once.
+      // A model saved before its precision had the factor form: P, converted once.
       const std::vector<Real> covariance = [this] {
         std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
         for (int i = 0; i < dimension_; ++i) {
@@ -138,8 +138,9 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
       std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
       if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
         return absl::DataLossError(absl::StrCat(
-            reader.source(), ": its float32 P is no longer positive definite (the covariance form "
-            "lost it to rounding): this model cannot be continued; learn it again"));
+            reader.source(), ": its float", 8 * sizeof(Real), " P is no longer positive definite "
+            "(the covariance form lost it to rounding): this model cannot be continued; learn it "
+            "again"));
       }
     } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
       return absl::DataLossError(

@@ -51,7 +51,10 @@ namespace rffstream {
 // rejected with a message naming the versions this build reads.
 // 7: the task's category (text) columns and their bucket count, whether
 // it tracks drift; the metrics' warm-up part; the drift restarts.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 8;
+// 8: the state of a ridge that follows the stream.
+// 9: float64 models of a ridge below 1e-6 store the factor S, as float32
+// ones do since 6 (older ones hold P, converted once on loading).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 9;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

@@ -17,18 +17,21 @@
 //   A_n = βⁿ λ I + Σ_t β^(n-t) (z_t z_tᵀ + α e_(t mod D) e_(t mod D)ᵀ),
 //   b_n = Σ_t β^(n-t) z_t y_t,   w = A_n⁻¹ b_n.
 //
-// Engines. float64 stores P as its upper triangle (exactly symmetric, half
-// the memory traffic) and updates it lazily — the rank-one downdates of one
-// sample are applied in the same pass over P that computes P z for the
-// next, so each sample moves P through the caches once; blocks of k samples
-// use one rank-k (Woodbury) update. The covariance form subtracts (P -= u uᵀ
-// / c), which float32 cannot afford: its P loses positive definiteness once
-// its condition number nears 1/ε ≈ 10⁷ (a ridge of 10⁻², 10⁵ samples). So
-// float32 stores a lower-triangular factor S with P = S Sᵀ instead and
-// updates it by Givens rotations (the inverse QR-RLS step,
+// Engines. The covariance form stores P as its upper triangle (exactly
+// symmetric, half the memory traffic) and updates it lazily — the rank-one
+// downdates of one sample are applied in the same pass over P that computes
+// P z for the next, so each sample moves P through the caches once; blocks
+// of k samples use one rank-k (Woodbury) update. It subtracts (P -= u uᵀ /
+// c), so P loses positive definiteness once its condition number, about
+// (λ + samples) / λ, nears 1/ε: for float32 (ε ≈ 10⁻⁷) a ridge of 10⁻² and
+// 10⁵ samples, for float64 a ridge of 10⁻¹² and 10⁴ samples. The square-root
+// form stores a lower-triangular factor S with P = S Sᵀ instead and updates
+// it by Givens rotations (the inverse QR-RLS step,
 // internal/factor_update.h): no subtraction, positive definite by
 // construction, a condition number that is the square root of P's. Its
 // blocks are learned one sample at a time, and it runs on one thread.
+// float32 always uses it; float64 below a ridge of kSmallestCovarianceRidge
+// (above, the covariance form is sound for 10⁹ samples and faster).
 //
 //   rffstream::Rls rls(/*dimension=*/4, /*ridge=*/1e-3, /*forgetting=*/1.0);
 //   const double z[4] = {0.5, -0.1, 0.3, 1.0};
@@ -67,6 +70,15 @@ class BasicRls {
 
   int dimension() const { return dimension_; }
   int num_outputs() const { return num_outputs_; }
+  double ridge() const { return ridge_; }
+
+  // float64 keeps the covariance form from this ridge up.
+  static constexpr double kSmallestCovarianceRidge = 1e-6;
+  // Whether an engine of this ridge keeps the factor S (true) or P.
+  static constexpr bool UsesSquareRootForm(double ridge) {
+    return std::is_same_v<Real, float> || ridge < kSmallestCovarianceRidge;
+  }
+  bool square_root_form() const { return factor_form_; }
 
   // w_outputᵀz. REQUIRES: z.size() == dimension(), 0 <= output < num_outputs().
   Real Predict(std::span<const Real> z, int output = 0) const;
@@ -113,11 +125,10 @@ class BasicRls {
 
   // Whether the engine still holds a sound model. It stops being sound,
   // for good, when a sample reveals that its arithmetic can no longer keep
-  // P positive definite and bounded: the covariance form (float64) meets
-  // c = 1 + zᵀPz < 1, which a positive definite P never gives (the
-  // precision is lost: a ridge too small for the stream); the factor form
-  // (float32) meets a P too large for its numbers (forgetting that outruns
-  // its refresh). That sample is refused, as every later one is by the
+  // P positive definite and bounded: the covariance form meets c = 1 +
+  // zᵀPz < 1, which a positive definite P never gives (the precision is
+  // lost: a ridge too small for the stream); the factor form meets a P too
+  // large for its numbers (forgetting that outruns its refresh). That sample is refused, as every later one is by the
   // caller that checks this; nothing is learned into such a model.
   enum class Soundness { kSound, kLostDefiniteness, kOutgrewPrecision };
   Soundness soundness() const { return soundness_; }
@@ -170,6 +181,11 @@ class BasicRls {
   // From P by a Cholesky factorization, O(D³); FailedPrecondition when P is
   // not positive definite. Allocates.
   [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
+  // A new ridge λ' for a model of β = 1, exactly: A gains (λ' - λ) I,
+  // through the information form (O(D³)); the engine takes the form that
+  // λ' calls for. FailedPrecondition, the state unchanged, with forgetting
+  // or when A or the new A is not positive definite. Allocates.
+  [[nodiscard]] absl::Status SetRidge(double ridge);
   // Replaces the state by the one of `form`: P = A⁻¹ and w = A⁻¹ b by a
   // Cholesky factorization of A, O(D³). InvalidArgument when the sizes do
   // not fit; FailedPrecondition, the state unchanged, when A is not positive
@@ -179,12 +195,9 @@ class BasicRls {
  private:
   friend class internal::CheckpointAccess;
 
-  // float32 keeps the factor S (the square-root form), float64 P itself.
-  static constexpr bool kFactorForm = std::is_same_v<Real, float>;
-
   // The complete learning state, for checkpoints. `holds_covariance`: the
-  // stored triangle is P even in the factor form (checkpoints before format
-  // 6), converted to S once here.
+  // stored triangle is P even in the factor form (float32 checkpoints before
+  // format 6, float64 ones before format 9), converted to S once here.
   void SaveState(internal::ByteWriter& writer) const;
   [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader, bool holds_covariance = false);
 
@@ -221,6 +234,9 @@ class BasicRls {
 
   int dimension_;
   int num_outputs_;
+  double ridge_;
+  // The square-root form (S) rather than the covariance form (P): UsesSquareRootForm(ridge_).
+  bool factor_form_;
   std::size_t stride_;  // padded length of rows and vectors (see symmetric_update.h)
   Real forgetting_;
   Real refresh_strength_;  // α = D (1 - β) λ

@@ -7,6 +7,7 @@
 #define RFFSTREAM_INTERNAL_CHECKPOINT_ACCESS_H_
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -76,8 +77,11 @@ class CheckpointAccess {
                               scale);
     BasicLearner<Real> learner(*std::move(config), std::move(map));
     for (BasicRls<Real>& engine : learner.rls_) {
-      // Format 6 stores float32's factor S; earlier ones P.
-      if (absl::Status status = engine.LoadState(reader, version < 6); !status.ok()) return status;
+      // The factor S is stored by format 6 for float32, 9 for float64; earlier ones stored P.
+      const std::uint32_t first_with_factor = std::is_same_v<Real, float> ? 6 : 9;
+      if (absl::Status status = engine.LoadState(reader, version < first_with_factor); !status.ok()) {
+        return status;
+      }
     }
     if (absl::Status status = reader.Read("sample count", learner.samples_learned_); !status.ok()) {
       return status;
