@@ -2,28 +2,32 @@
 # rffstream developer entry point: installs what is missing (Debian bookworm),
 # configures, builds, then runs the demo or the test suite.
 #
-#   ./dev.sh demo    generate a Mackey-Glass series and learn it from a pipe
+#   ./dev.sh demo    build the program alone, generate a Mackey-Glass series and
+#                    learn it from a pipe
 #   ./dev.sh test    build and run the whole test suite, then again under
 #                    AddressSanitizer and UBSan
 #   ./dev.sh build   install and build only
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# clang and its runtime build the parser fuzzers (a short run is part of the
-# tests); valgrind's virtual CPU, which has no AVX-512, runs the app in the
-# tests; SLEEF is a benchmark-only comparison; Open MPI runs data-parallel
-# learn (mpirun, started by the tests); pybind11 and Debian's numpy,
-# scikit-learn, pytest and matplotlib build and test the Python module.
-readonly PACKAGES=(cmake ninja-build g++ pkgconf libxsimd-dev libeigen3-dev libbenchmark-dev catch2
-                   libabsl-dev zlib1g-dev libsleef-dev clang libclang-rt-14-dev valgrind
-                   openmpi-bin libopenmpi-dev pybind11-dev python3-dev python3-numpy
-                   python3-pytest python3-sklearn python3-matplotlib)
+# The program needs a compiler, CMake and five libraries. The tests add
+# Catch2 and Google Benchmark; clang and its runtime build the parser fuzzers
+# (a short run is part of the tests); valgrind's virtual CPU, which has no
+# AVX-512, runs the app in the tests; SLEEF is a benchmark-only comparison;
+# Open MPI runs data-parallel learn (mpirun, started by the tests); pybind11
+# and Debian's numpy, scikit-learn, pytest and matplotlib build and test the
+# Python module.
+readonly PROGRAM_PACKAGES=(cmake ninja-build g++ pkgconf libxsimd-dev libeigen3-dev libabsl-dev
+                           zlib1g-dev)
+readonly PACKAGES=("${PROGRAM_PACKAGES[@]}" libbenchmark-dev catch2 libsleef-dev clang
+                   libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev pybind11-dev python3-dev
+                   python3-numpy python3-pytest python3-sklearn python3-matplotlib)
 readonly BUILD_DIR=build
 readonly SANITIZER_BUILD_DIR=build-asan
 
 install_missing_packages() {
   local missing=()
-  for package in "${PACKAGES[@]}"; do
+  for package in "$@"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("$package")
   done
@@ -35,15 +39,28 @@ install_missing_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# Everything: the program, the library, the tests, the benchmarks and the
+# Python module.
 build() {
-  install_missing_packages
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  install_missing_packages "${PACKAGES[@]}"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRFFSTREAM_BUILD_TESTS=ON \
+    -DRFFSTREAM_BUILD_BENCHMARKS=ON -DRFFSTREAM_BUILD_PYTHON=ON >/dev/null
   cmake --build "$BUILD_DIR" -j "$(nproc)"
+}
+
+# The program alone (a build tree that has the rest keeps it).
+build_program() {
+  install_missing_packages "${PROGRAM_PACKAGES[@]}"
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRFFSTREAM_BUILD_TESTS=OFF \
+      -DRFFSTREAM_BUILD_BENCHMARKS=OFF -DRFFSTREAM_BUILD_PYTHON=OFF >/dev/null
+  fi
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target rffstream_app
 }
 
 case "${1:-}" in
   demo)
-    build
+    build_program
     echo "== rffstream generate --series=mackey-glass --samples=20000 | rffstream learn" >&2
     "$BUILD_DIR/apps/rffstream" generate --series=mackey-glass --samples=20000 |
       "$BUILD_DIR/apps/rffstream" learn --features=256

@@ -6,7 +6,7 @@ learn the same stream; the table has the lines float32 learned, the
 relative RMS distance of its a-priori predictions from float64's, and the
 held-out RMSE of both final models on fresh lines.
 
-    bench/float32_soundness.py build/apps/rffstream [--lines=60000] [--quick]
+    bench/float32_soundness.py build/apps/rffstream [--lines=60000] [--quick] [--ridges=1e-12]
 """
 
 import argparse
@@ -60,12 +60,15 @@ def main():
     parser.add_argument("app")
     parser.add_argument("--lines", type=int, default=60000)
     parser.add_argument("--quick", action="store_true", help="D = 256 and block 1, 64 only")
+    parser.add_argument("--ridges", default="0.01,1e-8,1e-12", help="the ridges to run")
     arguments = parser.parse_args()
     features = [256] if arguments.quick else [256, 1024]
     blocks = [1, 64] if arguments.quick else [1, 2, 8, 64]
-    settings = [("1", "0.01"), ("1", "1e-8"), ("1", "1e-12"), ("0.999", "0.01"), ("0.9", "0.01")]
-    print("| stream | D | block | forget | ridge | float32 lines learned | priors: rel. RMS from float64 "
-          "| held-out RMSE float32 / float64 |")
+    ridges = arguments.ridges.split(",")
+    settings = [("1", ridge) for ridge in ridges] + [(forget, "0.01") for forget in ("0.999", "0.9")
+                                                      if "0.01" in ridges]
+    print("| stream | D | block | forget | ridge | lines learned float32 / float64 | priors: rel. RMS "
+          "from float64 | held-out RMSE float32 / float64 |")
     print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as directory:
         for name, train, test, truth in streams(arguments.lines, directory, arguments.app):
@@ -76,13 +79,13 @@ def main():
                          f"--ridge={ridge}"]
                 learned32, priors32, test32 = run(arguments.app, train, test, flags, "float32",
                                                   directory)
-                _, priors64, test64 = run(arguments.app, train, test, flags, "float64", directory)
+                learned64, priors64, test64 = run(arguments.app, train, test, flags, "float64", directory)
                 known = np.isfinite(priors32) & np.isfinite(priors64)
                 distance = (np.sqrt(np.mean((priors32[known] - priors64[known]) ** 2)) /
                             np.sqrt(np.mean(priors64[known] ** 2)))
                 rmse32 = np.sqrt(np.mean((test32 - truth) ** 2))
                 rmse64 = np.sqrt(np.mean((test64 - truth) ** 2))
-                print(f"| {name} | {d} | {block} | {forget} | {ridge} | {learned32} | "
+                print(f"| {name} | {d} | {block} | {forget} | {ridge} | {learned32} / {learned64} | "
                       f"{distance:.2e} | {rmse32:.5g} / {rmse64:.5g} |", flush=True)
 
 
