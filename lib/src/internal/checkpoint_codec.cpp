@@ -1,0 +1,268 @@
+// The checkpoint's bytes (the format: rffstream/checkpoint.h): the header,
+// the learner, the record beside it and the checksum, encoded and decoded
+// with every count bounded by the bytes that are there.
+#include "internal/checkpoint_codec.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "internal/byte_buffer.h"
+#include "internal/checkpoint_access.h"
+#include "internal/checkpoint_record.h"
+#include "internal/crc32c.h"
+
+namespace rffstream::internal {
+namespace {
+
+constexpr std::array<unsigned char, 8> kMagic = {'R', 'F', 'F', 'C', 'K', 'P', 'T', '\0'};
+static_assert(kCheckpointHeaderBytes == kMagic.size() + 3 * sizeof(std::uint32_t));
+constexpr std::uint32_t kByteOrderMark = 0x01020304;
+constexpr std::size_t kChecksumBytes = sizeof(std::uint32_t);
+
+}  // namespace
+
+template <class Real>
+absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<Real>& learner,
+                                                            const CheckpointRecord& record) {
+  if (absl::Status valid = record.task.Validate(); !valid.ok()) return valid;
+  if (absl::Status fits = CheckTaskFitsModel(record.task, learner.config()); !fits.ok()) {
+    return fits;
+  }
+  const int classes = record.classification.num_classes();
+  if (classes != record.task.num_classes) {
+    return absl::InvalidArgumentError(absl::StrCat("checkpoint: classification metrics of ",
+                                                   classes, " classes for a task of ",
+                                                   record.task.num_classes));
+  }
+  const std::size_t further = record.further_targets.size();
+  if (further != 0 && (record.task.is_classifier() ||
+                       further + 1 != static_cast<std::size_t>(record.task.num_outputs()))) {
+    return absl::InvalidArgumentError(absl::StrCat("metrics of ", further + 1,
+                                                   " targets for a task of ",
+                                                   record.task.num_outputs(), " outputs"));
+  }
+  ByteWriter writer;
+  for (unsigned char byte : kMagic) writer.Write(byte);
+  writer.Write<std::uint32_t>(kCheckpointFormatVersion);
+  writer.Write<std::uint32_t>(kByteOrderMark);
+  writer.Write<std::uint32_t>(sizeof(Real));
+  CheckpointAccess::Write(writer, learner);
+  WriteTask(writer, record.task);
+  WriteRegressionMetrics(writer, record.metrics);
+  writer.Write<std::int32_t>(classes);
+  writer.WriteArray<std::int64_t>(record.classification.confusion_counts());
+  writer.Write<std::int32_t>(static_cast<std::int32_t>(further));
+  for (const RegressionMetrics& target : record.further_targets) {
+    WriteRegressionMetrics(writer, target);
+  }
+  writer.Write<std::uint64_t>(record.task.class_labels.size());
+  for (const std::string& label : record.task.class_labels) writer.WriteString(label);
+  WriteRegressionMetrics(writer, record.warm_up.regression);
+  writer.Write(record.warm_up.classified);
+  writer.Write(record.warm_up.classified_right);
+  writer.Write(record.drift_restarts);
+  WriteRidgeFollowState(writer, record.ridge_follow);
+  if (writer.non_finite_count() > 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
+                     " NaN or infinite numbers, and a checkpoint never does"));
+  }
+  writer.Write<std::uint32_t>(ExtendCrc32c(0, writer.bytes()));
+  return std::move(writer.bytes());
+}
+
+absl::StatusOr<std::uint32_t> CheckCheckpointHeader(std::span<const unsigned char> bytes,
+                                                    const std::string& source) {
+  if (bytes.size() < kMagic.size() ||
+      !std::equal(kMagic.begin(), kMagic.end(), bytes.begin())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": not an rffstream checkpoint (bad magic bytes)"));
+  }
+  ByteReader reader(bytes.subspan(kMagic.size()), source);
+  std::uint32_t version = 0, byte_order = 0, real_bytes = 0;
+  if (absl::Status status = reader.Read("format version", version); !status.ok()) return status;
+  if (version < kOldestCheckpointFormatVersion || version > kCheckpointFormatVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        source, ": unsupported checkpoint format version ", version, " (this build reads versions ",
+        kOldestCheckpointFormatVersion, " to ", kCheckpointFormatVersion, ")"));
+  }
+  if (absl::Status status = reader.Read("byte-order mark", byte_order); !status.ok()) return status;
+  if (byte_order != kByteOrderMark) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        source, ": written on a machine of the other byte order (or corrupted header)"));
+  }
+  if (absl::Status status = reader.Read("precision", real_bytes); !status.ok()) return status;
+  if (real_bytes != 4 && real_bytes != 8) {
+    return absl::DataLossError(
+        absl::StrCat(source, ": precision field says ", real_bytes, " bytes per number (4 or 8)"));
+  }
+  return real_bytes;
+}
+
+namespace {
+
+// The classification metrics: a classes × classes confusion matrix of
+// non-negative counts whose sum fits; `total` receives the sum.
+absl::StatusOr<std::vector<std::int64_t>> ReadConfusionCounts(ByteReader& reader, const Task& task,
+                                                              std::int64_t& total) {
+  std::int32_t classes = 0;
+  std::vector<std::int64_t> confusion;
+  absl::Status status = reader.Read("classification metrics", classes);
+  if (status.ok() && classes != task.num_classes) {
+    status = absl::DataLossError(absl::StrCat(reader.source(), ": classification metrics of ",
+                                              classes, " classes for a task of ", task.num_classes));
+  }
+  const auto cells = static_cast<std::uint64_t>(classes) * static_cast<std::uint64_t>(classes);
+  if (status.ok()) status = reader.ReadArray("confusion counts", cells, confusion);
+  if (!status.ok()) return status;
+  total = 0;
+  const bool counts_valid =
+      std::all_of(confusion.begin(), confusion.end(), [&](std::int64_t count) {
+        return count >= 0 && !__builtin_add_overflow(total, count, &total);
+      });
+  if (!counts_valid) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": impossible sample counts in the metrics"));
+  }
+  return confusion;
+}
+
+// The metrics of the targets after the first (version 4 on; 3 kept the first only).
+absl::StatusOr<std::vector<RegressionMetrics>> ReadFurtherTargets(ByteReader& reader,
+                                                                  std::uint32_t version,
+                                                                  const Task& task) {
+  std::vector<RegressionMetrics> further_targets;
+  if (version < 4) return further_targets;
+  std::int32_t further = 0;
+  if (absl::Status read = reader.Read("number of target metrics", further); !read.ok()) return read;
+  if (further != 0 && (task.is_classifier() || further != task.num_outputs() - 1)) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": metrics of ", int64_t{further} + 1,
+                                            " targets for a task of ", task.num_outputs(),
+                                            " outputs"));
+  }
+  for (std::int32_t target = 0; target < further; ++target) {
+    absl::StatusOr<RegressionMetrics> read = ReadRegressionMetrics(reader);
+    if (!read.ok()) return read.status();
+    further_targets.push_back(*std::move(read));
+  }
+  return further_targets;
+}
+
+// Version 7 on: the warm-up window's part of the metrics, which must be a
+// part of them (`answers`: the regression count, `classified`: the
+// confusion total), and the drift restarts.
+absl::Status ReadWarmUpPart(ByteReader& reader, std::uint32_t version, std::int64_t answers,
+                            std::int64_t classified, CheckpointRecord& record) {
+  if (version < 7) return absl::OkStatus();
+  absl::StatusOr<RegressionMetrics> part = ReadRegressionMetrics(reader);
+  if (!part.ok()) return part.status();
+  WarmUpScores& warm_up = record.warm_up;
+  warm_up.regression = *std::move(part);
+  absl::Status read = reader.Read("warm-up answers", warm_up.classified);
+  if (read.ok()) read = reader.Read("warm-up answers right", warm_up.classified_right);
+  if (read.ok()) read = reader.Read("drift restarts", record.drift_restarts);
+  if (!read.ok()) return read;
+  if (record.drift_restarts < 0) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": ", record.drift_restarts, " drift restarts"));
+  }
+  const bool fits = warm_up.regression.count() <= answers && warm_up.classified >= 0 &&
+                    warm_up.classified_right >= 0 &&
+                    warm_up.classified_right <= warm_up.classified &&
+                    warm_up.classified <= classified;
+  if (!fits) {
+    return absl::DataLossError(absl::StrCat(
+        reader.source(), ": the warm-up window's metrics are not a part of the metrics"));
+  }
+  return absl::OkStatus();
+}
+
+// Everything after the learner and the task.
+absl::StatusOr<CheckpointRecord> ReadRecord(ByteReader& reader, std::uint32_t version, Task task) {
+  absl::StatusOr<RegressionMetrics> metrics = ReadRegressionMetrics(reader);
+  if (!metrics.ok()) return metrics.status();
+  std::int64_t classified = 0;
+  absl::StatusOr<std::vector<std::int64_t>> confusion =
+      ReadConfusionCounts(reader, task, classified);
+  if (!confusion.ok()) return confusion.status();
+  absl::StatusOr<std::vector<RegressionMetrics>> further_targets =
+      ReadFurtherTargets(reader, version, task);
+  if (!further_targets.ok()) return further_targets.status();
+  if (version >= 5) {
+    if (absl::Status read = ReadClassLabels(reader, task); !read.ok()) return read;
+  }
+  const int classes = task.num_classes;
+  CheckpointRecord record{std::move(task), *metrics,
+                          ClassificationMetrics(classes, *std::move(confusion)),
+                          *std::move(further_targets)};
+  if (absl::Status read = ReadWarmUpPart(reader, version, metrics->count(), classified, record);
+      !read.ok()) {
+    return read;
+  }
+  if (version >= 8) {
+    absl::StatusOr<RidgeFollowState> read =
+        ReadRidgeFollowState(reader, record.task.num_outputs());
+    if (!read.ok()) return read.status();
+    record.ridge_follow = *std::move(read);
+  }
+  return record;
+}
+
+}  // namespace
+
+template <class Real>
+absl::StatusOr<BasicCheckpoint<Real>> DecodeCheckpoint(std::span<const unsigned char> bytes,
+                                                       const std::string& source) {
+  absl::StatusOr<std::uint32_t> real_bytes = CheckCheckpointHeader(bytes, source);
+  if (!real_bytes.ok()) return real_bytes.status();
+  if (*real_bytes != sizeof(Real)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": holds a float", 8 * *real_bytes, " model, not float",
+                     8 * sizeof(Real), " (use --precision=float", 8 * *real_bytes, ")"));
+  }
+  if (bytes.size() < kCheckpointHeaderBytes + kChecksumBytes) {
+    return absl::DataLossError(absl::StrCat(source, ": truncated (", bytes.size(), " bytes)"));
+  }
+  const std::span<const unsigned char> content = bytes.first(bytes.size() - kChecksumBytes);
+  std::uint32_t stored_checksum = 0;
+  std::memcpy(&stored_checksum, bytes.data() + content.size(), kChecksumBytes);
+  if (ExtendCrc32c(0, content) != stored_checksum) {
+    return absl::DataLossError(
+        absl::StrCat(source, ": checksum mismatch (the file is corrupted or truncated)"));
+  }
+  std::uint32_t version = 0;  // checked by CheckCheckpointHeader
+  std::memcpy(&version, bytes.data() + kMagic.size(), sizeof(version));
+  ByteReader reader(content.subspan(kCheckpointHeaderBytes), source);
+  absl::StatusOr<BasicLearner<Real>> learner = CheckpointAccess::Read<Real>(reader, version);
+  if (!learner.ok()) return learner.status();
+  absl::StatusOr<Task> task = ReadTask(reader, version);
+  if (!task.ok()) return task.status();
+  // The fit first: it bounds the field count by the model's own size.
+  absl::Status valid = CheckTaskFitsModel(*task, learner->config());
+  if (valid.ok()) valid = task->Validate();
+  if (!valid.ok()) {
+    return absl::DataLossError(absl::StrCat(source, ": ", std::string(valid.message())));
+  }
+  absl::StatusOr<CheckpointRecord> record = ReadRecord(reader, version, *std::move(task));
+  if (!record.ok()) return record.status();
+  if (reader.remaining() != 0) {
+    return absl::DataLossError(
+        absl::StrCat(source, ": ", reader.remaining(), " unexpected bytes after the model"));
+  }
+  return BasicCheckpoint<Real>{*std::move(learner), *std::move(record)};
+}
+
+template absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<float>&,
+                                                                     const CheckpointRecord&);
+template absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<double>&,
+                                                                     const CheckpointRecord&);
+template absl::StatusOr<BasicCheckpoint<float>> DecodeCheckpoint(std::span<const unsigned char>,
+                                                                 const std::string&);
+template absl::StatusOr<BasicCheckpoint<double>> DecodeCheckpoint(std::span<const unsigned char>,
+                                                                  const std::string&);
+
+}  // namespace rffstream::internal
