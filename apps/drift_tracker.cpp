@@ -43,20 +43,54 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
 }
 
 template <class Real>
-void DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
-  // The ring from its oldest line on, in order.
+void DriftTracker<Real>::OrderRing(std::vector<Real>& inputs_in_order,
+                                   std::vector<Real>& targets_in_order) const {
   const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
-  ordered_inputs_.clear();
-  ordered_targets_.clear();
+  inputs_in_order.clear();
+  targets_in_order.clear();
   for (int i = 0; i < remembered_; ++i) {
     const std::size_t slot = static_cast<std::size_t>((oldest + i) % kRelearnedLines);
     const auto inputs = inputs_.begin() + static_cast<std::ptrdiff_t>(slot * input_dimension_);
     const auto targets = targets_.begin() + static_cast<std::ptrdiff_t>(slot * num_outputs_);
-    ordered_inputs_.insert(ordered_inputs_.end(), inputs, inputs + input_dimension_);
-    ordered_targets_.insert(ordered_targets_.end(), targets, targets + num_outputs_);
+    inputs_in_order.insert(inputs_in_order.end(), inputs, inputs + input_dimension_);
+    targets_in_order.insert(targets_in_order.end(), targets, targets + num_outputs_);
   }
+}
+
+template <class Real>
+void DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
+  OrderRing(ordered_inputs_, ordered_targets_);
   learner.ForgetToPrior(ordered_inputs_, ordered_targets_, ridge);
   lines_since_restart_ = remembered_;
+}
+
+template <class Real>
+DriftTrackingState DriftTracker<Real>::State() const {
+  std::vector<Real> inputs, targets;
+  OrderRing(inputs, targets);
+  return DriftTrackingState{{fast_.state(), slow_.state()},
+                            std::vector<double>(inputs.begin(), inputs.end()),
+                            std::vector<double>(targets.begin(), targets.end()),
+                            lines_since_restart_};
+}
+
+template <class Real>
+bool DriftTracker<Real>::Restore(const DriftTrackingState& state) {
+  const std::size_t lines = input_dimension_ == 0 ? 0 : state.inputs.size() / input_dimension_;
+  if (state.detectors.size() != 2 || lines > kRelearnedLines ||
+      state.inputs.size() != lines * input_dimension_ ||
+      state.targets.size() != lines * num_outputs_) {
+    return false;
+  }
+  fast_.Restore(state.detectors[0]);
+  slow_.Restore(state.detectors[1]);
+  // The lines go back into the ring oldest first, as Remember() put them.
+  std::copy(state.inputs.begin(), state.inputs.end(), inputs_.begin());
+  std::copy(state.targets.begin(), state.targets.end(), targets_.begin());
+  remembered_ = static_cast<int>(lines);
+  next_ = remembered_ % kRelearnedLines;
+  lines_since_restart_ = state.lines_since_restart;
+  return true;
 }
 
 template class DriftTracker<float>;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "rffstream/change_detector.h"
+#include "rffstream/checkpoint.h"
 #include "rffstream/learner.h"
 
 namespace rffstream::app {
@@ -47,6 +48,12 @@ class DriftTracker {
   // The lines the model has learned since its last restart (its memory).
   std::int64_t lines_since_restart() const { return lines_since_restart_; }
 
+  // Its state, for a checkpoint (the changes it listed are not kept: the
+  // checkpoint counts them), and back: a state that does not fit this
+  // tracker (other detectors, more lines than it remembers) is refused.
+  DriftTrackingState State() const;
+  [[nodiscard]] bool Restore(const DriftTrackingState& state);
+
  private:
   // A fast one for abrupt changes, a slow one for gradual drift, whose
   // errors rise too slowly for the fast one's reference to fall behind.
@@ -61,6 +68,8 @@ class DriftTracker {
   int next_ = 0;
   std::vector<Real> ordered_inputs_;  // the ring in order, for a restart
   std::vector<Real> ordered_targets_;
+  // The ring's lines from the oldest on.
+  void OrderRing(std::vector<Real>& inputs_in_order, std::vector<Real>& targets_in_order) const;
   std::vector<Drift> drifts_;
   std::int64_t lines_since_restart_ = 0;
 };

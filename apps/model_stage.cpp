@@ -74,6 +74,13 @@ absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   } else {
     ridge_.emplace(follow);
   }
+  // So does the drift tracking (a file of format 8 or older has none: it
+  // starts afresh).
+  const DriftTrackingState& tracking = checkpoint.record.drift_tracking;
+  if (drift_ && !tracking.detectors.empty() && !drift_->Restore(tracking)) {
+    return absl::DataLossError(
+        "the checkpoint's drift tracking state does not fit its model's inputs and targets");
+  }
   if (settings_.learns) SetMetrics(checkpoint.record);
   return absl::OkStatus();
 }
@@ -101,7 +108,8 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                   warm_up_,
                                   drift_restarts_before_ +
                                       static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
-                                  ridge_ ? ridge_->state() : RidgeFollowState()}};
+                                  ridge_ ? ridge_->state() : RidgeFollowState(),
+                                  drift_ ? drift_->State() : DriftTrackingState()}};
 }
 
 template <class Real>

@@ -37,4 +37,16 @@ bool ChangeDetector::Add(double squared_error) {
   return true;
 }
 
+bool ChangeDetector::State::IsValid() const {
+  return std::isfinite(recent) && recent >= 0 && std::isfinite(reference) && reference >= 0 &&
+         samples >= 0 && std::isfinite(last_change_ratio) && last_change_ratio >= 0;
+}
+
+void ChangeDetector::Restore(const State& state) {
+  recent_ = state.recent;
+  reference_ = state.reference;
+  samples_ = state.samples;
+  last_change_ratio_ = state.last_change_ratio;
+}
+
 }  // namespace rffstream

@@ -45,6 +45,20 @@ class ChangeDetector {
   double last_change_ratio() const { return last_change_ratio_; }
   std::int64_t samples_since_change() const { return samples_; }
 
+  // What it has seen since its last change, for checkpoints.
+  struct State {
+    double recent = 0;
+    double reference = 0;
+    std::int64_t samples = 0;
+    double last_change_ratio = 0;
+    bool operator==(const State&) const = default;
+    // Whether Add() could have left it so: finite, non-negative levels.
+    bool IsValid() const;
+  };
+  State state() const { return {recent_, reference_, samples_, last_change_ratio_}; }
+  // REQUIRES: state.IsValid().
+  void Restore(const State& state);
+
  private:
   Options options_;
   double short_weight_;

@@ -37,6 +37,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "rffstream/change_detector.h"
 #include "rffstream/classification_metrics.h"
 #include "rffstream/learner.h"
 #include "rffstream/regression_metrics.h"
@@ -53,7 +54,8 @@ namespace rffstream {
 // it tracks drift; the metrics' warm-up part; the drift restarts.
 // 8: the state of a ridge that follows the stream.
 // 9: float64 models of a ridge below 1e-6 store the factor S, as float32
-// ones do since 6 (older ones hold P, converted once on loading).
+// ones do since 6 (older ones hold P, converted once on loading); the drift
+// tracking's state.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 9;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
@@ -92,6 +94,18 @@ struct RidgeFollowState {
   bool operator==(const RidgeFollowState&) const = default;
 };
 
+// --forget=auto's drift tracking as it stood: its change detectors, the
+// lines it would learn again after a change (oldest first, `inputs` and
+// `targets` row after row) and the lines learned since its last restart.
+// Format 9 on; none (no detectors) when the model does not track drift.
+struct DriftTrackingState {
+  std::vector<ChangeDetector::State> detectors;
+  std::vector<double> inputs;
+  std::vector<double> targets;
+  std::int64_t lines_since_restart = 0;
+  bool operator==(const DriftTrackingState&) const = default;
+};
+
 struct CheckpointRecord {
   Task task;
   RegressionMetrics metrics;                // of output 0, for regression
@@ -104,6 +118,7 @@ struct CheckpointRecord {
   // model that did no longer holds what it started from (merge's base).
   std::int64_t drift_restarts = 0;
   RidgeFollowState ridge_follow = {};
+  DriftTrackingState drift_tracking = {};
 };
 
 template <class Real>

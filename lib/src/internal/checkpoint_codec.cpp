@@ -66,6 +66,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   writer.Write(record.warm_up.classified_right);
   writer.Write(record.drift_restarts);
   WriteRidgeFollowState(writer, record.ridge_follow);
+  WriteDriftTrackingState(writer, record.drift_tracking);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -208,6 +209,11 @@ absl::StatusOr<CheckpointRecord> ReadRecord(ByteReader& reader, std::uint32_t ve
         ReadRidgeFollowState(reader, record.task.num_outputs());
     if (!read.ok()) return read.status();
     record.ridge_follow = *std::move(read);
+  }
+  if (version >= 9) {
+    absl::StatusOr<DriftTrackingState> read = ReadDriftTrackingState(reader, record.task);
+    if (!read.ok()) return read.status();
+    record.drift_tracking = *std::move(read);
   }
   return record;
 }

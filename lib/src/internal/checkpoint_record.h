@@ -35,6 +35,11 @@ void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state);
 [[nodiscard]] absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader,
                                                                    int num_outputs);
 
+// Version 9 on; its lines checked against the task's inputs and outputs.
+void WriteDriftTrackingState(ByteWriter& writer, const DriftTrackingState& state);
+[[nodiscard]] absl::StatusOr<DriftTrackingState> ReadDriftTrackingState(ByteReader& reader,
+                                                                       const Task& task);
+
 }  // namespace rffstream::internal
 
 #endif  // RFFSTREAM_INTERNAL_CHECKPOINT_RECORD_H_

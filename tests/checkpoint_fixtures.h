@@ -1,0 +1,124 @@
+// File: tests/checkpoint_fixtures.h
+//
+// A small model fed a known stream, and the byte edits that turn a new
+// checkpoint into one of an older format: the checkpoint tests' helpers.
+#ifndef RFFSTREAM_TESTS_CHECKPOINT_FIXTURES_H_
+#define RFFSTREAM_TESTS_CHECKPOINT_FIXTURES_H_
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "internal/crc32c.h"
+#include "rffstream/checkpoint.h"
+
+namespace rffstream::testing {
+
+LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 32,
+                          Loss loss = Loss::kSquared) {
+  LearnerConfig config;
+  config.features.input_dimension = 3;
+  config.features.num_features = features;
+  config.features.gamma = 0.3;
+  config.features.map = map;
+  config.features.seed = 5;
+  config.features.input_offset = {0.1, -0.2, 0.3};
+  config.features.input_scale = {1.5, 0.5, 2.0};
+  config.forgetting = forgetting;
+  config.ridge = 0.01;
+  config.loss = loss;
+  return config;
+}
+
+template <class Real>
+std::vector<Real> Input(int t) {
+  return {static_cast<Real>(std::sin(0.3 * t)), static_cast<Real>(std::cos(0.17 * t)),
+          static_cast<Real>(std::sin(0.05 * t + 1))};
+}
+
+template <class Real>
+Real Target(int t) {
+  return static_cast<Real>(std::sin(0.3 * t) * std::cos(0.17 * t));
+}
+
+template <class Real>
+void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int to) {
+  for (int t = from; t < to; ++t) {
+    const std::vector<Real> x = Input<Real>(t);
+    metrics.Add(learner.Learn(x, Target<Real>(t)), Target<Real>(t));
+  }
+}
+
+// Removes what version 9 added, for files of version 8 made from new ones:
+// the drift tracking state, none (a u32 0) before the checksum.
+inline void RemoveVersion9Fields(std::string& bytes) {
+  constexpr std::size_t kNoTrackingBytes = 4, kChecksumBytes = 4;
+  const std::uint32_t none = 0;
+  REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoTrackingBytes, &none, 4) == 0);
+  bytes.erase(bytes.size() - kChecksumBytes - kNoTrackingBytes, kNoTrackingBytes);
+}
+
+// Removes what versions 8 and 9 added, for files of version 7 made from new
+// ones: version 9's (above) and the ridge follow state, none (an i64 0).
+inline void RemoveVersion8Fields(std::string& bytes) {
+  RemoveVersion9Fields(bytes);
+  constexpr std::size_t kNoFollowBytes = 8, kChecksumBytes = 4;
+  const std::int64_t none = 0;
+  REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoFollowBytes, &none, 8) == 0);
+  bytes.erase(bytes.size() - kChecksumBytes - kNoFollowBytes, kNoFollowBytes);
+}
+
+// Removes what versions 7 and 8 added, for files of older formats made from
+// new ones: version 8's (above); the task's category columns (an empty
+// list, a u64, and the bucket count, an i32) and drift flag (a byte, 0)
+// after the task's other flags, and the metrics' warm-up part (5 numbers of
+// regression metrics and 2 counts, before the checksum).
+inline void RemoveVersion7Fields(std::string& bytes) {
+  RemoveVersion8Fields(bytes);
+  const std::uint64_t no_columns = 0;
+  const std::int32_t buckets = Task::kDefaultCategoryBuckets;
+  const std::string fields =
+      std::string(reinterpret_cast<const char*>(&no_columns), sizeof(no_columns)) +
+      std::string(reinterpret_cast<const char*>(&buckets), sizeof(buckets)) + std::string(1, '\0');
+  const std::size_t at = bytes.find(fields);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(bytes.find(fields, at + 1) == std::string::npos);
+  bytes.erase(at, fields.size());
+  constexpr std::size_t kWarmUpBytes = 8 * 8, kChecksumBytes = 4;  // and the restarts
+  bytes.erase(bytes.size() - kChecksumBytes - kWarmUpBytes, kWarmUpBytes);
+}
+
+// Rewrites a checkpoint's format version and its checksum.
+inline void MarkAsVersion(std::string& bytes, std::uint32_t version) {
+  std::memcpy(bytes.data() + 8, &version, 4);
+  const std::uint32_t checksum = internal::ExtendCrc32c(
+      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                        bytes.size() - 4));
+  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+}
+
+// A learner fed `samples` samples, and its checkpoint's bytes.
+struct FedModel {
+  Learner learner;
+  std::string bytes;
+};
+
+inline FedModel FeedAndSerialize(const LearnerConfig& config, int samples) {
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, samples);
+  std::stringstream stream;
+  REQUIRE(WriteCheckpoint(stream, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
+  return {*std::move(learner), stream.str()};
+}
+
+
+}  // namespace rffstream::testing
+
+#endif  // RFFSTREAM_TESTS_CHECKPOINT_FIXTURES_H_

@@ -1,0 +1,197 @@
+// Checkpoints of older formats load: each made from a new file by removing
+// what later formats added (tests/checkpoint_fixtures.h), and what each
+// format added round-trips.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rffstream/checkpoint.h"
+#include "tests/checkpoint_fixtures.h"
+
+namespace rffstream {
+namespace {
+
+using namespace rffstream::testing;
+
+TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", "[checkpoint]") {
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 77);
+  const Learner* learner = &fed.learner;
+  std::string bytes = fed.bytes;
+  RemoveVersion7Fields(bytes);
+  // Version 3 wrote neither the loss (a u32 after the forgetting factor, the
+  // intercept flag and the number of outputs), the update count (an i64
+  // after the sample count) nor the further targets' metrics.
+  const auto bytes_of = [](auto value) {
+    return std::string(reinterpret_cast<const char*>(&value), sizeof(value));
+  };
+  const std::string config_end = bytes_of(1.0) + '\x01' + bytes_of(std::int32_t{1});
+  const std::size_t loss_at = bytes.find(config_end + bytes_of(std::uint32_t{0}));
+  REQUIRE(loss_at != std::string::npos);
+  bytes.erase(loss_at + config_end.size(), 4);
+  const std::string counts = bytes_of(std::int64_t{77}) + bytes_of(std::int64_t{77});
+  const std::size_t counts_at = bytes.find(counts);
+  REQUIRE(counts_at != std::string::npos);
+  bytes.erase(counts_at + 8, 8);
+  // Nor the number of further targets' metrics and (version 5) the class
+  // labels' count, last before the checksum.
+  bytes.erase(bytes.size() - 16, 12);
+  MarkAsVersion(bytes, 3);
+  std::stringstream version_3(bytes);
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(version_3, "v3.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->learner.config().loss == Loss::kSquared);
+  CHECK(loaded->learner.updates() == 77);
+  CHECK(loaded->learner.Predict(Input<double>(5)) == learner->Predict(Input<double>(5)));
+  // Other versions are named.
+  const std::uint32_t future = kCheckpointFormatVersion + 1;
+  std::memcpy(bytes.data() + 8, &future, 4);
+  std::stringstream next_version(bytes);
+  CHECK(ReadCheckpoint<double>(next_version, "next.rff").status().message() ==
+        absl::StrCat("next.rff: unsupported checkpoint format version ", future,
+                     " (this build reads versions 3 to ", kCheckpointFormatVersion, ")"));
+}
+
+TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",
+          "[checkpoint][factor]") {
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 300);
+  std::stringstream written;
+  REQUIRE(WriteCheckpoint(written, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
+  std::string bytes = written.str();
+  // Format 5 held P's upper triangle where format 6 holds S's columns: both
+  // D(D+1)/2 floats after their count, D = 33 (32 features, the intercept).
+  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
+  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
+  const std::size_t at = bytes.find(count_bytes);
+  REQUIRE(at != std::string::npos);
+  const std::vector<float> p = learner->rls().CovarianceMatrix();
+  std::vector<float> upper;
+  for (std::uint64_t i = 0; i < kDimension; ++i) {
+    for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
+  }
+  std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(float));
+  RemoveVersion7Fields(bytes);
+  MarkAsVersion(bytes, 5);
+  std::stringstream version_5(bytes);
+  absl::StatusOr<CheckpointF32> loaded = ReadCheckpoint<float>(version_5, "v5.rff");
+  REQUIRE(loaded.ok());
+  // The weights are read as they were; the factor is P's Cholesky factor.
+  CHECK(loaded->learner.Predict(Input<float>(301)) == learner->Predict(Input<float>(301)));
+  RegressionMetrics ignored;
+  Feed(loaded->learner, ignored, 300, 600);
+  Feed(*learner, metrics, 300, 600);
+  CHECK(loaded->learner.Predict(Input<float>(601)) ==
+        Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
+}
+
+TEST_CASE("The ridge's follow state round-trips; a version 7 file has none", "[checkpoint][task]") {
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
+  CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
+  record.ridge_follow = {.window_samples = 256, .window_ridge = 1e-3, .samples = 1500,
+                         .next_choice = 4096,
+                         .target_squares = {12.5},
+                         .changes = {{1024, 1024, 1e-3, 3.16e-5}}};
+  std::stringstream saved;
+  REQUIRE(WriteCheckpoint(saved, fed.learner, record).ok());
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(saved, "follow.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->record.ridge_follow == record.ridge_follow);
+
+  // A sum of squares of the wrong number of outputs, or an impossible one.
+  for (const std::vector<double>& squares : {std::vector<double>{1, 2}, std::vector<double>{-1}}) {
+    record.ridge_follow.target_squares = squares;
+    std::stringstream bad;
+    REQUIRE(WriteCheckpoint(bad, fed.learner, record).ok());
+    CHECK(absl::IsDataLoss(ReadCheckpoint<double>(bad, "bad.rff").status()));
+  }
+
+  std::string bytes = fed.bytes;
+  RemoveVersion8Fields(bytes);
+  MarkAsVersion(bytes, 7);
+  std::stringstream version_7(bytes);
+  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_7, "v7.rff");
+  REQUIRE(old.ok());
+  CHECK(old->record.ridge_follow == RidgeFollowState());
+  CHECK(old->learner.Predict(Input<double>(61)) == fed.learner.Predict(Input<double>(61)));
+}
+
+TEST_CASE("A float64 checkpoint of format 8 at a ridge below 1e-6 (P) loads converted once",
+          "[checkpoint][factor]") {
+  LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
+  config.ridge = 1e-7;
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  REQUIRE(learner->rls().square_root_form());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 300);
+  std::stringstream written;
+  REQUIRE(WriteCheckpoint(written, *learner, CheckpointRecord{DefaultTask(config), metrics}).ok());
+  std::string bytes = written.str();
+  // Format 8 held P's upper triangle where format 9 holds S's columns.
+  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
+  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
+  const std::size_t at = bytes.find(count_bytes);
+  REQUIRE(at != std::string::npos);
+  const std::vector<double> p = learner->rls().CovarianceMatrix();
+  std::vector<double> upper;
+  for (std::uint64_t i = 0; i < kDimension; ++i) {
+    for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
+  }
+  std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(double));
+  RemoveVersion9Fields(bytes);
+  MarkAsVersion(bytes, 8);
+  std::stringstream version_8(bytes);
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(version_8, "v8.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->learner.Predict(Input<double>(301)) == learner->Predict(Input<double>(301)));
+  RegressionMetrics ignored;
+  Feed(loaded->learner, ignored, 300, 600);
+  Feed(*learner, metrics, 300, 600);
+  CHECK(loaded->learner.Predict(Input<double>(601)) ==
+        Approx(learner->Predict(Input<double>(601))).epsilon(1e-9));
+}
+
+TEST_CASE("The drift tracking state round-trips; a version 8 file has none", "[checkpoint][task]") {
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
+  CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
+  record.drift_tracking = {.detectors = {{0.5, 0.25, 120, 2.5}, {0.3, 0.2, 900, 0}},
+                           .inputs = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6},
+                           .targets = {1.5, -2.5},
+                           .lines_since_restart = 5000};
+  std::stringstream saved;
+  REQUIRE(WriteCheckpoint(saved, fed.learner, record).ok());
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(saved, "tracking.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->record.drift_tracking == record.drift_tracking);
+
+  // Lines of another width, targets that do not match them, a negative
+  // level, fewer lines since the restart than remembered.
+  std::vector<DriftTrackingState> bad(4, record.drift_tracking);
+  bad[0].inputs.pop_back();
+  bad[1].targets.push_back(1);
+  bad[2].detectors[1].reference = -1;
+  bad[3].lines_since_restart = 1;
+  for (const DriftTrackingState& state : bad) {
+    record.drift_tracking = state;
+    std::stringstream written;
+    REQUIRE(WriteCheckpoint(written, fed.learner, record).ok());
+    CHECK(absl::IsDataLoss(ReadCheckpoint<double>(written, "bad.rff").status()));
+  }
+
+  std::string bytes = fed.bytes;
+  RemoveVersion9Fields(bytes);
+  MarkAsVersion(bytes, 8);
+  std::stringstream version_8(bytes);
+  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_8, "v8.rff");
+  REQUIRE(old.ok());
+  CHECK(old->record.drift_tracking == DriftTrackingState());
+}
+
+}  // namespace
+}  // namespace rffstream
