@@ -1,6 +1,7 @@
 #include "model_stage.h"
 
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 #include <utility>
 
@@ -109,7 +110,19 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                   drift_restarts_before_ +
                                       static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
                                   ridge_ ? ridge_->state() : RidgeFollowState(),
-                                  drift_ ? drift_->State() : DriftTrackingState()}};
+                                  drift_ ? TrackingStateToSave() : DriftTrackingState()}};
+}
+
+template <class Real>
+DriftTrackingState ModelStage<Real>::TrackingStateToSave() const {
+  DriftTrackingState state = drift_->State();
+  // A missing input is kept as what the feature map reads in its place, the
+  // input's mean: the same features, and a checkpoint holds no NaN.
+  const std::vector<double>& means = learner_->config().features.input_offset;
+  for (std::size_t i = 0; i < state.inputs.size(); ++i) {
+    if (std::isnan(state.inputs[i])) state.inputs[i] = means.empty() ? 0.0 : means[i % means.size()];
+  }
+  return state;
 }
 
 template <class Real>

@@ -127,6 +127,8 @@ class ModelStage {
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
   // The drift tracker's restart, which the ridge's sums follow.
   void RestartOnDrift();
+  // The drift tracker's state, its missing inputs filled in.
+  DriftTrackingState TrackingStateToSave() const;
 
   const Settings settings_;
   Task task_;

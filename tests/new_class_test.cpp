@@ -140,8 +140,14 @@ TEST_CASE("A checkpoint's new class: labels, confusion counts and refusals", "[n
   record.classification = ClassificationMetrics(2, {5, 1, 2, 7});
   record.ridge_follow = {.window_samples = 20, .window_ridge = 0.05, .samples = 50,
                          .next_choice = 80, .target_squares = {50, 50}};
+  record.drift_tracking = {.detectors = {{}, {}},
+                           .inputs = std::vector<double>(2 * kInputs, 0.5),
+                           .targets = {1, -1, -1, 1},
+                           .lines_since_restart = 50};
   Checkpoint checkpoint{*learner, record};
   REQUIRE(AddClass(checkpoint, "cat").ok());
+  // The lines drift tracking remembers were not cats.
+  CHECK(checkpoint.record.drift_tracking.targets == std::vector<double>{1, -1, -1, -1, 1, -1});
   // The ridge's sums gain the new output's: -1 for each of the 50 samples.
   CHECK(checkpoint.record.ridge_follow.target_squares == std::vector<double>{50, 50, 50});
   CHECK(checkpoint.record.task.num_classes == 3);

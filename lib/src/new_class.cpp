@@ -82,6 +82,15 @@ absl::Status AddClass(BasicCheckpoint<Real>& checkpoint, std::string label) {
   // The new output's target was -1 for every sample the ridge follows on.
   RidgeFollowState& follow = checkpoint.record.ridge_follow;
   if (follow.window_samples > 0) follow.target_squares.push_back(static_cast<double>(follow.samples));
+  // The lines drift tracking remembers were not of the new class: -1.
+  DriftTrackingState& tracking = checkpoint.record.drift_tracking;
+  std::vector<double> targets;
+  for (std::size_t row = 0; row * classes < tracking.targets.size(); ++row) {
+    const auto first = tracking.targets.begin() + static_cast<std::ptrdiff_t>(row * classes);
+    targets.insert(targets.end(), first, first + classes);
+    targets.push_back(-1);
+  }
+  tracking.targets = std::move(targets);
   task.num_classes = classes + 1;
   // The confusion counts, row = actual, column = predicted, gain an empty
   // row and column.

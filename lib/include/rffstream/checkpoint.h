@@ -172,7 +172,8 @@ template <class Real>
 // A classifier's class first seen in the stream, labelled `label`, added as
 // if it had been declared from the start (BasicLearner::AddClass): the
 // task's classes and labels (the labels so far become "0".."K-1" when the
-// model had none) and the confusion counts grow by one class.
+// model had none), the confusion counts and the targets of the lines drift
+// tracking remembers grow by one class.
 // FailedPrecondition for a regression, a label already there, or an
 // unsound model; the checkpoint then unchanged.
 template <class Real>
