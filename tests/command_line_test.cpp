@@ -1,7 +1,7 @@
 // The app's command line as a user meets it: --help, --version, misspelled
 // flags and bad values (the built binary, run by the shell).
-#include "command_line.h"
-#include "command_shorthands.h"
+#include "cli/command_line.h"
+#include "cli/command_shorthands.h"
 
 #include <sys/wait.h>
 

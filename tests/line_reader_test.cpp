@@ -1,6 +1,6 @@
 // Reading lines from a real pipe: lengths bounded, the last line without a
 // newline kept, a waiting reader cancelled from another thread.
-#include "line_reader.h"
+#include "core/line_reader.h"
 
 #include <unistd.h>
 

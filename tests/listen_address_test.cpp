@@ -1,5 +1,5 @@
 // serve's --listen: parsing, and real sockets bound on loopback and a Unix path.
-#include "listen_address.h"
+#include "server/listen_address.h"
 
 #include <unistd.h>
 

@@ -1,11 +1,11 @@
 // What the model options mean: the configuration they build, the memory
 // limit, their agreement with a loaded model, and the model's precision.
-#include "model_options.h"
+#include "pipeline/model_options.h"
 
 #include <string>
 
 #include "catch2/catch.hpp"
-#include "model_loading.h"
+#include "commands/model_loading.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/learner.h"
 #include "temp_dir.h"

@@ -5,8 +5,8 @@
 
 #include "absl/flags/parse.h"
 #include "catch2/catch.hpp"
-#include "command_line.h"
-#include "flags.h"
+#include "cli/command_line.h"
+#include "cli/flags.h"
 
 namespace rffstream::app {
 namespace {

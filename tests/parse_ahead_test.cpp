@@ -1,6 +1,6 @@
 // Parsing ahead on a thread of its own: every line, in order, numbered, and
 // mapped to the learner's feature row once asked.
-#include "parse_ahead.h"
+#include "front/parse_ahead.h"
 
 #include <unistd.h>
 

@@ -18,7 +18,7 @@ std::string ReadFile(const std::string& path) {
 TEST_CASE("README embeds the embedding example verbatim", "[readme]") {
   const std::string readme = ReadFile(std::string(RFFSTREAM_SOURCE_DIR) + "/README.md");
   const std::string example =
-      ReadFile(std::string(RFFSTREAM_SOURCE_DIR) + "/apps/examples/embedding_example.cpp");
+      ReadFile(std::string(RFFSTREAM_SOURCE_DIR) + "/examples/embedding_example.cpp");
   CHECK(readme.find("```cpp\n" + example + "```") != std::string::npos);
 }
 

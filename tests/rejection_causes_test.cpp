@@ -1,7 +1,7 @@
 // The summary's rejected lines by cause: grouping by message with the
 // quoted values left out, and the fix for a text value in a number column,
 // named so that the flags read it back as that column.
-#include "rejection_causes.h"
+#include "pipeline/rejection_causes.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>

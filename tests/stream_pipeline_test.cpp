@@ -1,7 +1,7 @@
 // The stream pipeline driven line by line, as learn and serve drive it: the
 // outcomes' order, the one warm-up queue, exact blocks, and what a short
 // stream or a model that does not exist yet leads to.
-#include "stream_pipeline.h"
+#include "pipeline/stream_pipeline.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // Column names and indices as --target, --targets and --ignore give them.
-#include "target_column.h"
+#include "pipeline/target_column.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // Target encoding: regression targets pass through, a class becomes +1 at
 // its output and -1 elsewhere, and the answer is the largest output.
-#include "task_outputs.h"
+#include "pipeline/task_outputs.h"
 
 #include <cmath>
 #include <limits>

@@ -1,13 +1,13 @@
 // The warm-up decision: standardization over the window's first data lines,
 // lines too large to standardize refused, and the tuned settings.
-#include "warm_up.h"
+#include "pipeline/warm_up.h"
 
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "catch2/catch.hpp"
-#include "model_options.h"
+#include "pipeline/model_options.h"
 
 namespace rffstream::app {
 namespace {

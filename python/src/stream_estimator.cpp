@@ -9,9 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "input_format.h"
-#include "model_options.h"
-#include "task_outputs.h"
+#include "pipeline/input_format.h"
+#include "pipeline/model_options.h"
+#include "pipeline/task_outputs.h"
 
 namespace rffstream::python {
 namespace {

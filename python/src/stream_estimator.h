@@ -19,10 +19,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "line_outcome.h"
-#include "options.h"
+#include "pipeline/line_outcome.h"
+#include "core/options.h"
 #include "rffstream/checkpoint.h"
-#include "stream_pipeline.h"
+#include "pipeline/stream_pipeline.h"
 
 namespace rffstream::python {
 

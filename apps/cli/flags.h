@@ -1,0 +1,47 @@
+// File: apps/cli/flags.h
+//
+// Reading the command line's flags into option values (options.h). Only the
+// *_flags.cpp files, which define the flags, include this.
+#ifndef RFFSTREAM_APPS_FLAGS_H_
+#define RFFSTREAM_APPS_FLAGS_H_
+
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
+#include "cli/command_line.h"
+#include "core/options.h"
+
+namespace rffstream::app {
+
+// A flag the command line named (even at its default value), or that was
+// set to something other than its default (by a flag file, say).
+template <class T>
+bool IsSetByUser(const absl::Flag<T>& flag) {
+  const absl::CommandLineFlag& handle = absl::GetFlagReflectionHandle(flag);
+  const absl::string_view name = handle.Name();
+  return WasGivenOnCommandLine(std::string_view(name.data(), name.size())) ||
+         handle.CurrentValue() != handle.DefaultValue();
+}
+
+// Notes `flag` in `given` when the user set it.
+template <class T>
+void NoteIfGiven(const absl::Flag<T>& flag, GivenFlags& given) {
+  if (IsSetByUser(flag)) given.Add(std::string(absl::GetFlagReflectionHandle(flag).Name()));
+}
+
+// Reads the flags (after absl::ParseCommandLine): main does, once.
+StreamOptions StreamOptionsFromFlags();
+
+InputOptions InputOptionsFromFlags();
+ModelOptions ModelOptionsFromFlags();
+ServerOptions ServerOptionsFromFlags();
+// The model file and format are the stream commands' --load and --format.
+ExportOptions ExportOptionsFromFlags(const StreamOptions& stream);
+GenerateOptions GenerateOptionsFromFlags();
+// The shards are the command's positional arguments; --save is the stream commands'.
+MergeOptions MergeOptionsFromFlags(const StreamOptions& stream, std::vector<std::string> shards);
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_FLAGS_H_

@@ -1,0 +1,166 @@
+// rffstream: a streaming online learner with random Fourier features and
+// recursive least squares. `rffstream --help` lists the commands and flags.
+#include <malloc.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "cli/command_line.h"
+#include "cli/command_shorthands.h"
+#include "core/exit_codes.h"
+#include "commands/export_command.h"
+#include "commands/generate_command.h"
+#include "cli/flags.h"
+#include "commands/learn_command.h"
+#include "commands/merge_command.h"
+#include "commands/mpi_world.h"
+#ifdef RFFSTREAM_HAVE_MPI
+#include "commands/distributed_learn.h"
+#endif
+#include "commands/serve_command.h"
+#include "rffstream/simd.h"
+
+ABSL_FLAG(std::string, simd, "",
+          "SIMD kernels (sin/cos, RLS passes): list prints the ones this CPU supports (* = chosen); a name "
+          "forces one. Default: the environment variable RFFSTREAM_SIMD, else the best");
+
+namespace {
+
+constexpr char kUsage[] =
+    "a streaming online learner (random Fourier features + recursive least squares)\n\n"
+    "usage: rffstream COMMAND [--flags]   (learn and predict: also rffstream learn FILE;\n"
+    "       -d FILE = --input, -f FILE = --save, -i FILE = --load, -p FILE = --predictions,\n"
+    "       -t = predict only)\n\n"
+    "commands:\n"
+    "  learn      read CSV lines, predict each one, then learn from it; running metrics on stderr\n"
+    "  predict    predict CSV lines with a saved model (--load=FILE), without learning\n"
+    "  export     write a saved model (--load=FILE) as JSON (--format=json)\n"
+    "  serve      learn from and answer many clients over TCP or a Unix socket\n"
+    "  merge      merge models learned on disjoint shards: --save=OUT [--base=BASE] IN1 IN2 ...\n"
+    "  generate   write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream\n\n"
+    "example:\n"
+    "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n";
+
+// --simd (or RFFSTREAM_SIMD): nullopt to go on, or the exit code to stop with.
+std::optional<int> ApplySimdChoice() {
+  std::string choice = absl::GetFlag(FLAGS_simd);
+  const char* environment = std::getenv("RFFSTREAM_SIMD");
+  const bool from_environment = choice.empty() && environment != nullptr && *environment != '\0';
+  if (from_environment) choice = environment;
+  if (choice.empty()) return std::nullopt;
+  if (choice == "list") {
+    const std::string active = rffstream::ActiveSimdKernel();
+    for (const std::string& name : rffstream::SupportedSimdKernels()) {
+      std::printf("%s%s\n", name.c_str(), name == active ? " *" : "");
+    }
+    return rffstream::app::kExitSuccess;
+  }
+  if (absl::Status status = rffstream::ForceSimdKernel(choice); !status.ok()) {
+    std::fprintf(stderr, "rffstream: %s%s\n", from_environment ? "RFFSTREAM_SIMD: " : "--simd: ",
+                 std::string(status.message()).c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::StatusOr<std::vector<std::string>> expanded =
+      rffstream::app::ExpandShorthands(rffstream::app::NormalizeFlagNames(argc, argv));
+  if (!expanded.ok()) {
+    std::fprintf(stderr, "rffstream: %s\n", std::string(expanded.status().message()).c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  std::vector<std::string> arguments = *std::move(expanded);
+  if (rffstream::app::AsksForHelp(arguments)) {
+    rffstream::app::PrintHelp(stdout, kUsage, rffstream::app::CommandOf(arguments));
+    return rffstream::app::kExitSuccess;
+  }
+  if (rffstream::app::AsksForVersion(arguments)) {
+    rffstream::app::PrintVersion(stdout);
+    return rffstream::app::kExitSuccess;
+  }
+  if (std::optional<std::string> error = rffstream::app::CommandLineError(arguments)) {
+    std::fprintf(stderr, "rffstream: %s\n", error->c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  rffstream::app::RecordGivenFlags(arguments);
+  std::vector<char*> pointers;
+  for (std::string& argument : arguments) pointers.push_back(argument.data());
+  const std::vector<char*> positional =
+      absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());
+  if (std::optional<int> exit_code = ApplySimdChoice()) return *exit_code;
+  if (positional.size() > 1 && !rffstream::app::IsCommand(positional[1])) {
+    std::fprintf(stderr, "rffstream: %s\n\n%s",
+                 rffstream::app::UnknownCommandMessage(positional[1]).c_str(), kUsage);
+    return rffstream::app::kExitUsageError;
+  }
+  const bool takes_files = positional.size() > 1 && std::string_view(positional[1]) == "merge";
+  if (positional.size() != 2 && !takes_files) {
+    std::fprintf(stderr, "%s", kUsage);
+    return rffstream::app::kExitUsageError;
+  }
+  // A closed output pipe shows up as a write error (EPIPE), which the
+  // commands answer by stopping quietly, after saving what they must.
+  std::signal(SIGPIPE, SIG_IGN);
+  // Block updates (--block) allocate Eigen's product buffers for every block.
+  // By default glibc maps the larger ones afresh and gives the top of the
+  // heap back to the kernel after each block, faulting the pages in again for
+  // the next (9 to 170 page faults a block; 13 % of `learn --block=64
+  // --precision=float32` at D=256, 40 % in float64). Keep them: buffers up to
+  // 32 MiB come from the heap, and up to 256 MiB of free heap stays mapped.
+  // (Setting either turns off glibc's own adaptation of the other.)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  const std::string_view command = positional[1];
+  // The flags are read once, here; the commands take their values.
+  const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
+  // Only learn shares its work between ranks; any other command run by
+  // every rank would do it N times (every prediction written N times).
+  if (const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+      command != "learn" && ranks != nullptr && std::string_view(ranks) != "1") {
+    std::fprintf(stderr,
+                 "rffstream %s: started by mpirun with %s processes, each of which would do all "
+                 "of it (write every answer %s times): only learn runs under mpirun; run %s as "
+                 "one process\n",
+                 std::string(command).c_str(), ranks, ranks, std::string(command).c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  if (command == "learn" && rffstream::app::StartedByMpiLauncher()) {
+#ifdef RFFSTREAM_HAVE_MPI
+    const rffstream::app::MpiWorld world;
+    return rffstream::app::RunDistributedLearn(options, world);
+#else
+    const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+    if (ranks != nullptr && std::string_view(ranks) != "1") {
+      std::fprintf(stderr,
+                   "rffstream learn: this build has no MPI, so under mpirun each of the %s "
+                   "processes would learn the whole input alone: build with MPI (libopenmpi-dev)\n",
+                   ranks);
+      return rffstream::app::kExitUsageError;
+    }
+#endif
+  }
+  if (command == "learn") return rffstream::app::RunLearnCommand(options);
+  if (command == "predict") return rffstream::app::RunPredictCommand(options);
+  if (command == "export") {
+    return rffstream::app::RunExportCommand(rffstream::app::ExportOptionsFromFlags(options));
+  }
+  if (command == "serve") return rffstream::app::RunServeCommand(options);
+  if (command == "merge") {
+    return rffstream::app::RunMergeCommand(rffstream::app::MergeOptionsFromFlags(
+        options, std::vector<std::string>(positional.begin() + 2, positional.end())));
+  }
+  if (command == "generate") {
+    return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
+  }
+  return rffstream::app::kExitUsageError;  // IsCommand() knows no other
+}

@@ -1,0 +1,294 @@
+#include "commands/distributed_learn.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "core/exit_codes.h"
+#include "commands/information_delta_sync.h"
+#include "pipeline/input_format.h"
+#include "commands/learn_command.h"
+#include "commands/model_loading.h"
+#include "pipeline/model_options.h"
+#include "pipeline/stream_options.h"
+#include "rffstream/information_delta.h"
+
+namespace rffstream::app {
+namespace {
+
+constexpr std::string_view kRankPattern = "%r";
+
+std::string ForRank(const std::string& pattern, int rank) {
+  return absl::StrReplaceAll(pattern, {{"%r", absl::StrCat(rank)}});
+}
+
+absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
+  const absl::StatusOr<double> forget = NumericForget(options.model);
+  if (forget.ok() && *forget != 1.0 && options.input.find(kRankPattern) != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "under mpirun, --forget=", options.model.forget,
+        " needs one input file: forgetting weighs each line by its place in the stream, and "
+        "files per rank (%r) give the lines no common order"));
+  }
+  if (options.model.loss != "squared") {
+    return absl::InvalidArgumentError(
+        "under mpirun, --loss=hinge: the ranks merge squared-loss models only (the hinge loss "
+        "learns each class from its own margin violations)");
+  }
+  if (options.checkpoint.save_every > 0 || options.checkpoint.save_interval > 0) {
+    return absl::InvalidArgumentError(
+        "under mpirun, --save_every and --save_interval are not supported: rank 0 saves the "
+        "merged model at the end (--save)");
+  }
+  if (options.parallel.sync_every < 0) {
+    return absl::InvalidArgumentError("--sync_every must be >= 0");
+  }
+  if (ranks > 1 && options.input == "-") {
+    return absl::InvalidArgumentError(
+        "under mpirun with more than one rank, --input must be a file (each rank reads its "
+        "share) or a pattern with %r (a file per rank), not standard input");
+  }
+  const std::string& predictions = options.output.predictions;
+  if (ranks > 1 && !predictions.empty() && predictions.find(kRankPattern) == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "under mpirun each rank writes its own predictions: put %r (the rank) in --predictions=",
+        predictions));
+  }
+  return absl::OkStatus();
+}
+
+// Rank 0's model, the start of every other rank: its metrics are rank 0's.
+template <class Real>
+BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
+  const Task& task = checkpoint.record.task;
+  checkpoint.record = CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}};
+  return checkpoint;
+}
+
+template <class Real>
+class DistributedCoordinator : public RunCoordinator<Real> {
+ public:
+  // A line's clock is its line number less `clock_offset`.
+  DistributedCoordinator(const MpiWorld& world, const StreamOptions& options, bool dealt,
+                         std::int64_t clock_offset)
+      : world_(world), sync_every_(options.parallel.sync_every), dealt_(dealt),
+        quiet_(options.output.quiet), clock_offset_(clock_offset) {}
+
+  absl::Status Begin(StreamPipeline<Real>& pipeline) override {
+    if (pipeline.learner() == nullptr) return absl::OkStatus();  // rank 0 before its window
+    return world_.rank() == 0 ? ShareBase(pipeline)
+                              : sync_.emplace(pipeline, clock_offset_).status();
+  }
+
+  absl::Status AfterLine(StreamPipeline<Real>& pipeline) override {
+    if (!sync_.has_value()) {
+      return pipeline.learner() != nullptr ? ShareBase(pipeline) : absl::OkStatus();
+    }
+    if (sync_every_ > 0 && sync_->delta().count() >= sync_every_) {
+      return sync_->Merge(pipeline, /*active=*/true, world_).status();
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<bool> Finish(StreamPipeline<Real>& pipeline, RunTotals& totals) override {
+    if (!sync_.has_value()) {
+      if (pipeline.learner() == nullptr) {
+        std::string none;  // tells the other ranks there is no model
+        world_.Broadcast(none);
+        return absl::FailedPreconditionError("rank 0's input gave no data line to build a model from");
+      }
+      if (absl::Status shared = ShareBase(pipeline); !shared.ok()) return shared;
+    }
+    // Merge until no rank has lines left.
+    while (true) {
+      absl::StatusOr<bool> others_active = sync_->Merge(pipeline, /*active=*/false, world_);
+      if (!others_active.ok()) return others_active.status();
+      if (!*others_active) break;
+    }
+    MergeReports(pipeline, totals);
+    if (world_.rank() == 0 && !quiet_) {
+      std::fprintf(stderr,
+                   "mpirun: %d ranks, %lld merges of %zu numbers (%.1f MB) each, %.3f s merging "
+                   "on rank 0\n",
+                   world_.size(), static_cast<long long>(sync_->merges()), sync_->message_numbers(),
+                   8e-6 * static_cast<double>(sync_->message_numbers()), sync_->seconds());
+    }
+    return world_.rank() == 0;
+  }
+
+ private:
+  absl::Status ShareBase(StreamPipeline<Real>& pipeline) {
+    // A loaded model brings its own forgetting and loss.
+    const LearnerConfig& config = pipeline.learner()->config();
+    if ((config.forgetting != 1.0 && !dealt_) || config.loss != Loss::kSquared) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "under mpirun the ranks merge squared-loss models, with forgetting only from one "
+          "input file; the model has beta ", config.forgetting, " and the ",
+          std::string(LossName(config.loss)), " loss"));
+    }
+    std::ostringstream bytes;
+    const BasicCheckpoint<Real> base = pipeline.model().Snapshot();
+    if (absl::Status written = WriteCheckpoint(bytes, base.learner, base.record); !written.ok()) {
+      return written;
+    }
+    std::string message = bytes.str();
+    world_.Broadcast(message);
+    return sync_.emplace(pipeline, clock_offset_).status();
+  }
+
+  // Every rank's counts and metrics, merged into rank 0's.
+  void MergeReports(StreamPipeline<Real>& pipeline, RunTotals& totals) {
+    ModelStage<Real>& model = pipeline.mutable_model();
+    const Task& task = model.task();
+    const BasicCheckpoint<Real> mine = model.Snapshot();
+    std::vector<double> row = {static_cast<double>(totals.lines_read),
+                               static_cast<double>(totals.predicted_only),
+                               static_cast<double>(totals.rejected)};
+    std::vector<const RegressionMetrics*> regression = {&mine.record.metrics};
+    for (const RegressionMetrics& target : mine.record.further_targets) regression.push_back(&target);
+    for (const RegressionMetrics* metrics : regression) {
+      const RegressionMetrics::State& state = metrics->state();
+      row.insert(row.end(), {static_cast<double>(state.count), state.sum_squared_error,
+                             state.sum_absolute_error, state.target_mean,
+                             state.target_squared_deviations});
+    }
+    for (std::int64_t count : mine.record.classification.confusion_counts()) {
+      row.push_back(static_cast<double>(count));
+    }
+    const std::vector<double> rows = world_.Gather(row);
+    RunTotals all;
+    CheckpointRecord record{task, RegressionMetrics(), ClassificationMetrics(task.num_classes)};
+    record.further_targets.resize(mine.record.further_targets.size());
+    std::vector<std::int64_t> confusion(mine.record.classification.confusion_counts().size(), 0);
+    for (int rank = 0; rank < world_.size(); ++rank) {
+      const double* at = rows.data() + static_cast<std::size_t>(rank) * row.size();
+      // Dealt shares: every rank read the whole file; own files: each its own.
+      const auto lines = static_cast<std::int64_t>(at[0]);
+      all.lines_read = dealt_ ? std::max(all.lines_read, lines) : all.lines_read + lines;
+      all.predicted_only += static_cast<std::int64_t>(at[1]);
+      all.rejected += static_cast<std::int64_t>(at[2]);
+      at += 3;
+      for (std::size_t target = 0; target < regression.size(); ++target, at += 5) {
+        RegressionMetrics::State state;
+        state.count = static_cast<std::int64_t>(at[0]);
+        state.sum_squared_error = at[1];
+        state.sum_absolute_error = at[2];
+        state.target_mean = at[3];
+        state.target_squared_deviations = at[4];
+        (target == 0 ? record.metrics : record.further_targets[target - 1])
+            .Merge(RegressionMetrics(state));
+      }
+      for (std::int64_t& count : confusion) count += static_cast<std::int64_t>(*at++);
+    }
+    record.classification = ClassificationMetrics(task.num_classes, std::move(confusion));
+    model.SetMetrics(record);
+    totals = all;
+  }
+
+  const MpiWorld& world_;
+  const std::int64_t sync_every_;
+  const bool dealt_;
+  const bool quiet_;
+  const std::int64_t clock_offset_;
+  std::optional<InformationDeltaSync<Real>> sync_;  // once every rank holds the base
+};
+
+template <class Real>
+int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
+  std::optional<BasicCheckpoint<Real>> start;
+  LineReader::Share share;  // files per rank: each its whole file
+  // A line's clock is its place in the stream: its line number less the
+  // header, after the samples a loaded model learned before.
+  std::int64_t clock_offset = 0;
+  if (dealt) {
+    // The window's length in lines: rank 0 holds it (unless a model is
+    // loaded, whose task also says whether there is a header).
+    std::optional<Task> loaded_task;
+    if (!options.checkpoint.load.empty()) {
+      absl::StatusOr<BasicCheckpoint<Real>> loaded = LoadCheckpoint<Real>(options.checkpoint.load);
+      if (!loaded.ok()) {
+        std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
+                     std::string(loaded.status().message()).c_str());
+        return kExitIoError;
+      }
+      loaded_task = loaded->record.task;
+      clock_offset = -loaded->learner.samples_learned();
+    }
+    const int window = loaded_task.has_value()
+                           ? 0
+                           : WarmUpWindowLines(options.model, options.input_format.classes);
+    const bool header =
+        InputHasHeader(options.input_format, loaded_task.has_value() ? &*loaded_task : nullptr);
+    clock_offset += header ? 1 : 0;
+    share = {.shared_lines = header ? 1 : 0,
+             .first_reader_lines = window,
+             .readers = world.size(),
+             .reader = world.rank()};
+  }
+  if (world.rank() != 0) {
+    std::string bytes;
+    world.Broadcast(bytes);  // waits for rank 0's model
+    if (bytes.empty()) return kExitBadInput;  // rank 0 says why
+    std::istringstream stream(bytes);
+    absl::StatusOr<BasicCheckpoint<Real>> base = ReadCheckpoint<Real>(stream, "rank 0's model");
+    if (!base.ok()) {
+      std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
+                   std::string(base.status().message()).c_str());
+      return kExitIoError;
+    }
+    // A rank launched with other model flags (mpirun's MPMD form) is named.
+    if (absl::Status agrees = CheckOptionsAgreeWithModel(options.model, options.input_format,
+                                                         base->learner.config(), base->record.task,
+                                                         "rank 0");
+        !agrees.ok()) {
+      std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
+                   std::string(agrees.message()).c_str());
+      return kExitUsageError;
+    }
+    start = WithoutMetrics(*std::move(base));
+  }
+  DistributedCoordinator<Real> coordinator(world, options, dealt, clock_offset);
+  return RunLearnPart<Real>(options, share, std::move(start), coordinator);
+}
+
+}  // namespace
+
+int RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
+  absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/true);
+  if (status.ok()) status = ValidateDistributed(options, world.size());
+  if (!status.ok()) {
+    // Every rank finds the same, except for what depends on its own host
+    // (--save's directory): stop them all either way.
+    std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
+                 std::string(status.message()).c_str());
+    world.Abort(kExitUsageError);
+  }
+  const bool dealt = options.input.find(kRankPattern) == std::string::npos;
+  options.input = ForRank(options.input, world.rank());
+  options.output.predictions = ForRank(options.output.predictions, world.rank());
+  // The ranks share the machine's cores already: threads only when asked for.
+  if (!options.parallel.threads_given) options.parallel.threads = 1;
+  if (world.rank() != 0) {
+    options.output.quiet = true;      // rank 0 reports for all
+    options.output.metrics_out.clear();
+    options.checkpoint.save.clear();  // and saves the merged model
+  }
+  absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);
+  if (!real_bytes.ok()) {
+    std::fprintf(stderr, "rffstream learn: %s\n", std::string(real_bytes.status().message()).c_str());
+  }
+  const int exit_code = !real_bytes.ok()     ? kExitUsageError
+                        : *real_bytes == 4 ? RunRank<float>(options, world, dealt)
+                                           : RunRank<double>(options, world, dealt);
+  // A rank that failed would leave the others waiting for it: stop them all.
+  if (exit_code != kExitSuccess) world.Abort(exit_code);
+  return exit_code;
+}
+
+}  // namespace rffstream::app

@@ -1,0 +1,133 @@
+// File: apps/commands/information_delta_sync.h
+//
+// One rank's side of the merges of data-parallel learning: from the common
+// base on, the model stage adds every learned sample to a delta; a merge sums
+// every rank's delta (and noise sums and sample counts) into the running
+// total A, b, and the learner continues from that total.
+//
+// With forgetting (β < 1) the merges run on one global clock: a line's clock
+// is its place among the input's data lines (its line number less the
+// header), whichever rank reads it, and a line that is not learned (blank,
+// rejected) still takes its place. A merge happens at clock T, the latest
+// any rank has reached: the total decays by β^(T - T_previous) and each
+// rank's samples come in weighted β^(T - t), with the RLS's refresh terms, so
+// after the last merge A is exactly A_T = β^T λI + Σ_t β^(T - t)
+// (z_t z_tᵀ + α e_((t-1) mod D) e_((t-1) mod D)ᵀ): the model one process
+// learns from the same lines when every line is learned. The base holds the
+// first samples (the window's, or a loaded model's), clocks 1 to its sample
+// count; the window must then hold data lines only for this to be exact. The
+// noise estimate's sums decay alike: each rank sends what its samples since
+// the last merge added.
+#ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
+#define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "commands/mpi_world.h"
+#include "rffstream/information_delta.h"
+#include "rffstream/rls.h"
+#include "pipeline/stream_pipeline.h"
+
+namespace rffstream::app {
+
+template <class Real>
+class InformationDeltaSync {
+ public:
+  // The pipeline's model is the base every rank holds; tracking starts now.
+  // A sample's clock is its line number less `clock_offset`.
+  InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset)
+      : forgetting_(pipeline.learner()->config().forgetting),
+        delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs,
+               forgetting_,
+               pipeline.learner()->row_length() * (1.0 - forgetting_) *
+                   pipeline.learner()->config().ridge) {
+    const BasicLearner<Real>& learner = *pipeline.learner();
+    absl::StatusOr<typename BasicRls<Real>::InformationForm> total = learner.rls().ToInformationForm();
+    if (!total.ok()) {
+      status_ = total.status();
+      return;
+    }
+    total_ = *std::move(total);
+    samples_ = learner.samples_learned();
+    clock_ = samples_;  // the base learned the window's lines, one clock tick each
+    pipeline.mutable_model().TrackInformation(&delta_, clock_offset);
+  }
+  InformationDeltaSync(const InformationDeltaSync&) = delete;
+  InformationDeltaSync& operator=(const InformationDeltaSync&) = delete;
+
+  // Whether the base could be put in information form.
+  const absl::Status& status() const { return status_; }
+  const BasicInformationDelta<Real>& delta() const { return delta_; }
+
+  // Sums every rank's delta into the total and continues from it; every
+  // rank calls it the same number of times. `active`: this rank still has
+  // lines. Returns whether any rank still has.
+  absl::StatusOr<bool> Merge(StreamPipeline<Real>& pipeline, bool active, const MpiWorld& world) {
+    const auto start = std::chrono::steady_clock::now();
+    BasicLearner<Real>& learner = *pipeline.mutable_model().mutable_learner();
+    const BasicRls<Real>& rls = learner.rls();
+    const std::int64_t clock = static_cast<std::int64_t>(
+        world.Max(static_cast<double>(std::max(clock_, delta_.latest_clock()))));
+    const std::span<double> sums = delta_.Sums(clock);  // ΔA, Δb, count at that clock
+    message_.assign(sums.begin(), sums.end());
+    // What this rank's samples since the last merge added to the noise sums:
+    // its RLS decayed the merged sums once per sample.
+    const double local_decay = std::pow(forgetting_, static_cast<double>(delta_.count()));
+    for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
+      message_.push_back(static_cast<double>(rls.noise_sums()[output]) -
+                         local_decay * total_.noise_sums[output]);
+    }
+    message_.push_back(static_cast<double>(rls.noise_weight()) - local_decay * total_.noise_weight);
+    message_.push_back(active ? 1.0 : 0.0);
+    world.Sum(message_);
+    const std::size_t information = total_.information.size();
+    const std::size_t targets = total_.target_sums.size();
+    if (forgetting_ != 1.0) {  // the total decays to the merge's clock
+      const double decay = std::pow(forgetting_, static_cast<double>(clock - clock_));
+      for (double& value : total_.information) value *= decay;
+      for (double& value : total_.target_sums) value *= decay;
+      for (double& value : total_.noise_sums) value *= decay;
+      total_.noise_weight *= decay;
+    }
+    clock_ = clock;
+    total_.next_refreshed_coordinate =
+        static_cast<int>(clock % static_cast<std::int64_t>(learner.row_length()));
+    for (std::size_t i = 0; i < information; ++i) total_.information[i] += message_[i];
+    for (std::size_t i = 0; i < targets; ++i) total_.target_sums[i] += message_[information + i];
+    samples_ += static_cast<std::int64_t>(message_[information + targets]);
+    std::size_t at = information + targets + 1;
+    for (double& noise : total_.noise_sums) noise += message_[at++];
+    total_.noise_weight += message_[at++];
+    const bool any_active = message_[at] > 0;
+    delta_.Clear();
+    if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
+    ++merges_;
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return any_active;
+  }
+
+  std::int64_t merges() const { return merges_; }
+  std::size_t message_numbers() const { return message_.size(); }
+  double seconds() const { return seconds_; }
+
+ private:
+  absl::Status status_;
+  const double forgetting_;
+  BasicInformationDelta<Real> delta_;
+  typename BasicRls<Real>::InformationForm total_;
+  std::int64_t samples_ = 0;
+  std::int64_t clock_ = 0;  // of the last merge (or of the base)
+  std::vector<double> message_;
+  std::int64_t merges_ = 0;
+  double seconds_ = 0;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_

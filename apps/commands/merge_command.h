@@ -1,0 +1,17 @@
+// File: apps/commands/merge_command.h
+//
+// `rffstream merge --save=OUT [--base=BASE] IN1 IN2 ...`: checkpoints of one
+// model learned on disjoint shards of a stream become the model that learned
+// them all (rffstream/merge.h), saved with their merged counters and metrics.
+#ifndef RFFSTREAM_APPS_MERGE_COMMAND_H_
+#define RFFSTREAM_APPS_MERGE_COMMAND_H_
+
+#include "core/options.h"
+
+namespace rffstream::app {
+
+int RunMergeCommand(const MergeOptions& options);
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_MERGE_COMMAND_H_

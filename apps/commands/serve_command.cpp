@@ -1,0 +1,165 @@
+#include "commands/serve_command.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/exit_codes.h"
+#include "server/line_server.h"
+#include "server/listen_address.h"
+#include "commands/model_loading.h"
+#include "server/serve_session.h"
+#include "pipeline/stream_options.h"
+
+namespace rffstream::app {
+namespace {
+
+template <class Real>
+int Serve(const StreamOptions& options, int signal_fd) {
+  ServeSession<Real> session(options, stderr);
+  if (const std::string& load_path = options.checkpoint.load; !load_path.empty()) {
+    absl::StatusOr<BasicCheckpoint<Real>> loaded =
+        LoadModel<Real>(load_path, options.model, options.input_format);
+    absl::Status status = loaded.ok() ? session.Resume(*std::move(loaded), load_path) : loaded.status();
+    if (!status.ok()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+      return status.code() == absl::StatusCode::kInvalidArgument ? kExitUsageError : kExitIoError;
+    }
+  }
+  absl::StatusOr<ListenAddress> address = ParseListenAddress(options.server.listen);
+  if (!address.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(address.status().message()).c_str());
+    return kExitUsageError;
+  }
+  absl::StatusOr<int> listen_fd = OpenListeningSocket(*address);
+  if (!listen_fd.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(listen_fd.status().message()).c_str());
+    return kExitIoError;
+  }
+  std::optional<UnixSocketFile> socket_file;
+  if (address->is_unix) {
+    absl::StatusOr<UnixSocketFile> identified = IdentifyUnixSocketFile(address->path);
+    if (!identified.ok()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", std::string(identified.status().message()).c_str());
+      ::close(*listen_fd);
+      return kExitIoError;
+    }
+    socket_file = *std::move(identified);
+  }
+  const std::string bound = DescribeBoundAddress(*listen_fd, *address);
+  std::fprintf(stderr, "rffstream serve: listening on %s\n", bound.c_str());
+  if (const std::string& port_file = options.server.port_file; !port_file.empty()) {
+    // Written to a temporary name and renamed, so a reader never sees half a number.
+    const std::string temporary = port_file + ".tmp";
+    std::ofstream(temporary) << BoundPort(*listen_fd) << "\n";
+    std::rename(temporary.c_str(), port_file.c_str());
+  }
+  LineServerOptions server_options;
+  server_options.max_connections = options.server.max_connections;
+  server_options.max_line_bytes = static_cast<std::size_t>(options.input_format.max_line_bytes);
+  server_options.idle_timeout = absl::Seconds(options.server.idle_timeout);
+  LineServer server(*listen_fd, server_options,
+                    [&session](std::span<const std::string_view> lines, std::string& output,
+                               std::size_t output_budget) {
+                      return session.HandleLines(lines, output, output_budget);
+                    },
+                    stderr);
+  session.set_server(&server);
+  absl::Status status = server.Run(signal_fd, [&session] { session.SaveOnHangup(); });
+  if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
+  if (!status.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+    return kExitIoError;
+  }
+  if (!options.checkpoint.save.empty()) {
+    if (absl::Status saved = session.Stop(); !saved.ok()) {
+      std::fprintf(stderr, "rffstream serve: checkpoint not saved: %s\n",
+                   std::string(saved.message()).c_str());
+      return kExitIoError;
+    }
+    std::fprintf(stderr, "rffstream serve: saved %s\n", options.checkpoint.save.c_str());
+  }
+  std::fprintf(stderr, "rffstream serve: stopped\n");
+  return kExitSuccess;
+}
+
+// Each connection holds a descriptor: raises the soft limit on open files to
+// the hard one (the common soft limit, 1024, is what --max_connections
+// defaults to), and when even that is short of --max_connections plus the
+// server's own descriptors, lowers a default --max_connections to fit (a
+// value the user gave is kept: accept then pauses when descriptors run out).
+// A note for the log when the limit decided anything.
+std::optional<std::string> FitDescriptorLimit(ServerOptions& options) {
+  constexpr rlim_t kReserved = 16;  // listening socket, epoll, signalfd, log, checkpoint, ...
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return std::nullopt;
+  if (limit.rlim_cur < limit.rlim_max) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  const auto wanted = static_cast<rlim_t>(options.max_connections) + kReserved;
+  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted) return std::nullopt;
+  const int fitting = limit.rlim_cur > kReserved ? static_cast<int>(limit.rlim_cur - kReserved) : 1;
+  if (options.max_connections_given) {
+    return absl::StrCat("only ", limit.rlim_cur, " open files allowed (ulimit -n): at most about ",
+                        fitting, " of --max_connections=", options.max_connections,
+                        " can be open at once");
+  }
+  options.max_connections = fitting;
+  return absl::StrCat("--max_connections=", fitting, " to fit the limit of ", limit.rlim_cur,
+                      " open files (ulimit -n)");
+}
+
+}  // namespace
+
+int RunServeCommand(StreamOptions options) {
+  if (absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/false);
+      !status.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
+    return kExitUsageError;
+  }
+  const ServerOptions& server = options.server;
+  if (server.max_connections < 1 || server.idle_timeout < 0 || server.fields < 0) {
+    std::fprintf(stderr,
+                 "rffstream serve: --max_connections must be positive; --idle_timeout, --fields "
+                 "non-negative\n");
+    return kExitUsageError;
+  }
+  if (std::optional<std::string> note = FitDescriptorLimit(options.server); note.has_value()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());
+  }
+  // SIGINT, SIGTERM and SIGHUP arrive as readable events on a descriptor, so the
+  // event loop shuts down in an orderly way between requests.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
+  sigprocmask(SIG_BLOCK, &signals, nullptr);
+  const int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (signal_fd < 0) {
+    std::perror("rffstream serve: signalfd");
+    return kExitIoError;
+  }
+  absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);
+  if (!real_bytes.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(real_bytes.status().message()).c_str());
+    ::close(signal_fd);
+    return real_bytes.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsageError
+                                                                             : kExitIoError;
+  }
+  const int exit_code =
+      *real_bytes == 4 ? Serve<float>(options, signal_fd) : Serve<double>(options, signal_fd);
+  ::close(signal_fd);
+  return exit_code;
+}
+
+}  // namespace rffstream::app

@@ -1,0 +1,158 @@
+// File: apps/core/options.h
+//
+// The commands' options as plain values, one struct per concern. The flags
+// are read once, in the *_flags.cpp files (OptionsFromFlags); every other
+// part of the app layer takes these values and never reads a flag, so the
+// stages can be built and tested with any options.
+#ifndef RFFSTREAM_APPS_OPTIONS_H_
+#define RFFSTREAM_APPS_OPTIONS_H_
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rffstream::app {
+
+// The flags the command line named (even at their default value), or that
+// hold a value other than their default: those a loaded model is checked
+// against, and those whose absence lets a default adapt.
+class GivenFlags {
+ public:
+  void Add(std::string name) { names_.insert(std::move(name)); }
+  bool Has(std::string_view name) const { return names_.find(name) != names_.end(); }
+
+ private:
+  std::set<std::string, std::less<>> names_;
+};
+
+inline constexpr int kDefaultWarmUpLines = 256;
+
+// How input lines are read: --format, --delimiter, --dim, --header,
+// --target(s), --ignore, --categorical, --category_buckets, --classes,
+// --max_inputs, --max_line_bytes.
+struct InputOptions {
+  std::string format;  // "" = csv
+  std::string delimiter = ",";
+  int dim = 0;
+  bool header = false;
+  std::string target = "last";
+  std::string targets;
+  std::string ignore;
+  // Text columns: "auto" (those whose first data line holds text), "none",
+  // or a list of names or 0-based indices; and the inputs each one takes.
+  std::string categorical = "auto";
+  int category_buckets = 64;
+  int classes = 0;
+  int max_inputs = 100000;
+  std::int64_t max_line_bytes = 1 << 20;
+  GivenFlags given;
+};
+
+// The model to build: kernel, features, bandwidth, ridge, forgetting,
+// precision, the warm-up window and the memory limit.
+struct ModelOptions {
+  int features = 256;
+  std::string map = "phase";
+  std::string kernel = "gaussian";
+  std::string sampler = "iid";
+  std::string lengthscales;
+  std::string gamma = "auto";
+  double lengthscale = 0.0;
+  std::string ridge = "auto";
+  std::string forget = "auto";  // a number, or auto (β = 1, restarted on drift)
+  bool intercept = true;
+  std::uint64_t seed = 1;
+  std::string precision = "float64";
+  std::string loss = "squared";
+  std::int64_t max_model_memory_mb = 0;  // 0 = half the physical memory
+  int standardize = kDefaultWarmUpLines;
+  // The warm-up window is a data set fitted once (Python's fit), not a
+  // stream's first lines: the settings that the window cannot tell apart go
+  // to the most regularized (TieBreak::kMostRegularized).
+  bool window_is_data_set = false;
+  GivenFlags given;
+};
+
+// What a stream's answers hold and how its progress and errors are shown.
+struct OutputOptions {
+  std::string predictions;  // learn: "" = none, "-" = standard output
+  std::string metrics_out;  // the learning curve as JSON lines: "" = none
+  bool quiet = false;
+  bool strict = false;
+  std::int64_t progress_every = 0;
+  int max_error_messages = 10;
+  int block = 1;
+  bool block_given = false;
+  bool variance = false;
+  bool tune_report = false;
+};
+
+struct CheckpointOptions {
+  std::string load;
+  std::string save;
+  std::int64_t save_every = 0;
+  double save_interval = 0.0;
+};
+
+// serve closes a connection that made no progress this long (line_server.h).
+inline constexpr double kDefaultIdleTimeoutSeconds = 300;
+
+struct ServerOptions {
+  std::string listen = "127.0.0.1:7878";
+  std::string port_file;
+  int max_connections = 1024;
+  bool max_connections_given = false;
+  double idle_timeout = kDefaultIdleTimeoutSeconds;
+  int fields = 0;
+  bool follow = false;  // answer with the newest model at --load, learn nothing
+};
+
+// `export`: the model file, the output format, and whether P goes with it.
+struct ExportOptions {
+  std::string load;
+  std::string format;  // "" or "json"
+  bool covariance = false;
+};
+
+// `merge`: the shards' checkpoints, the one they all started from (empty:
+// none, they learned from scratch) and where the merged model goes.
+struct MergeOptions {
+  std::vector<std::string> shards;
+  std::string base;
+  std::string save;
+};
+
+// `generate`: which series, how many lines, how many past values a line.
+struct GenerateOptions {
+  std::string series = "mackey-glass";
+  int samples = 10000;
+  int embedding = 7;
+};
+
+// `mpirun -np N rffstream learn`: how often the ranks merge what they learned.
+// --threads above this is a typo, not a machine.
+inline constexpr int kMaxThreads = 1024;
+
+struct ParallelOptions {
+  std::int64_t sync_every = 0;  // samples per rank between merges; 0 = at the end only
+  int threads = 0;  // for each sample's work; 0 = chosen from D and the cores
+  bool threads_given = false;
+};
+
+// Everything `learn`, `predict` and `serve` are told.
+struct StreamOptions {
+  std::string input = "-";
+  InputOptions input_format;
+  ModelOptions model;
+  OutputOptions output;
+  CheckpointOptions checkpoint;
+  ServerOptions server;
+  ParallelOptions parallel;
+};
+
+}  // namespace rffstream::app
+
+#endif  // RFFSTREAM_APPS_OPTIONS_H_
