@@ -13,12 +13,16 @@ endfunction()
 
 if(MODE STREQUAL "installed")
   run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
-  set(configure_arguments -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
+  set(configure_arguments -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
 else()
-  set(configure_arguments -DRFFSTREAM_SOURCE_DIR=${SOURCE_DIR})
+  # The library is compiled again inside the host project: unoptimized, as
+  # what is tested is how the targets fit in, not their speed (the SIMD
+  # kernels take most of an optimized build's time).
+  set(configure_arguments -DRFFSTREAM_SOURCE_DIR=${SOURCE_DIR} -DCMAKE_BUILD_TYPE=Debug
+      -DCMAKE_CXX_FLAGS_DEBUG=-O0)
 endif()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/consumer -B ${WORK_DIR}/build -G Ninja
-    -DCMAKE_BUILD_TYPE=Release ${configure_arguments})
+    ${configure_arguments})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/embedding_example)
 if(NOT last_output MATCHES "progressive rmse 0\\.0[0-9]+")

@@ -14,7 +14,7 @@
 #include "commands/information_delta_sync.h"
 #include "pipeline/input_format.h"
 #include "commands/learn_command.h"
-#include "commands/model_loading.h"
+#include "pipeline/model_loading.h"
 #include "pipeline/model_options.h"
 #include "pipeline/stream_options.h"
 #include "rffstream/information_delta.h"

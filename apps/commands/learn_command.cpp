@@ -17,7 +17,7 @@
 #include "core/gzip_input.h"
 #include "front/learn_run.h"
 #include "core/line_reader.h"
-#include "commands/model_loading.h"
+#include "pipeline/model_loading.h"
 #include "front/prediction_writer.h"
 #include "core/stop_signals.h"
 #include "pipeline/stream_options.h"

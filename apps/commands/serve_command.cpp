@@ -14,7 +14,7 @@
 #include "core/exit_codes.h"
 #include "server/line_server.h"
 #include "server/listen_address.h"
-#include "commands/model_loading.h"
+#include "pipeline/model_loading.h"
 #include "server/serve_session.h"
 #include "pipeline/stream_options.h"
 

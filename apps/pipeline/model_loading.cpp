@@ -1,4 +1,4 @@
-#include "commands/model_loading.h"
+#include "pipeline/model_loading.h"
 
 #include "absl/strings/str_cat.h"
 

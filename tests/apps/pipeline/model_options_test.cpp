@@ -5,10 +5,10 @@
 #include <string>
 
 #include "catch2/catch.hpp"
-#include "commands/model_loading.h"
+#include "pipeline/model_loading.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/learner.h"
-#include "temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace rffstream::app {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "catch2/catch.hpp"
-#include "temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace rffstream::app {
 namespace {

@@ -1,4 +1,4 @@
-// File: apps/commands/model_loading.h
+// File: apps/pipeline/model_loading.h
 //
 // How every command that takes --load gets its model: the checkpoint decides
 // its own precision, and the options given with it may only repeat what the
