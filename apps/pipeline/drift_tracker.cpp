@@ -1,6 +1,8 @@
 #include "pipeline/drift_tracker.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace rffstream::app {
 
@@ -17,6 +19,16 @@ DriftTracker<Real>::DriftTracker(int input_dimension, int num_outputs)
 
 template <class Real>
 void DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<const Real> targets) {
+  // A line whose numbers the model's precision cannot hold is refused by
+  // the model: it is not among the lines learned, nor among those a restart
+  // learns again (and a checkpoint holds no infinity).
+  const auto too_large = [](double value) {
+    return std::abs(value) > static_cast<double>(std::numeric_limits<Real>::max());
+  };
+  if (std::any_of(inputs.begin(), inputs.end(), too_large) ||
+      std::any_of(targets.begin(), targets.end(), [](Real value) { return !std::isfinite(value); })) {
+    return;
+  }
   std::copy(inputs.begin(), inputs.end(), inputs_.begin() + next_ * input_dimension_);
   std::copy(targets.begin(), targets.end(), targets_.begin() + next_ * num_outputs_);
   next_ = (next_ + 1) % kRelearnedLines;

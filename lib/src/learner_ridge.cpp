@@ -18,6 +18,7 @@ absl::Status BasicLearner<Real>::SetRidge(double ridge) {
   }
   if (absl::Status sound = CheckSound(); !sound.ok()) return sound;
   if (absl::Status set = rls_.front().SetRidge(ridge); !set.ok()) return set;
+  rls_.front().SetThreadPool(pool_);  // a form that changed takes the threads its form uses
   config_.ridge = ridge;
   return absl::OkStatus();
 }

@@ -60,13 +60,30 @@ std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
 
 template <class Real>
 absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInformationForm() const {
-  const std::vector<Real> covariance = CovarianceMatrix();
-  const std::vector<double> p(covariance.begin(), covariance.end());
   InformationForm form;
-  form.information.resize(p.size());
-  if (!internal::ActiveSimdKernelTable().solve_positive_definite(
-          p.data(), dimension_, form.information.data(), nullptr, 0)) {
-    return absl::FailedPreconditionError("RLS: P is not positive definite, so it has no inverse");
+  if (factor_form_) {
+    // A = S⁻ᵀ S⁻¹ from the factor itself: inverting P = S Sᵀ would square
+    // the condition number the factor form keeps to its square root.
+    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Matrix factor = Matrix::Zero(dimension_, dimension_);
+    for (int j = 0; j < dimension_; ++j) {
+      for (int i = j; i < dimension_; ++i) factor(i, j) = Row(j)[i];
+    }
+    const Matrix inverse = factor.template triangularView<Eigen::Lower>().solve(
+        Matrix::Identity(dimension_, dimension_));
+    Matrix information = inverse.transpose() * inverse;
+    if (!information.allFinite()) {
+      return absl::FailedPreconditionError("RLS: the factor of P has no finite inverse");
+    }
+    form.information.assign(information.data(), information.data() + information.size());
+  } else {
+    const std::vector<Real> covariance = CovarianceMatrix();
+    const std::vector<double> p(covariance.begin(), covariance.end());
+    form.information.resize(p.size());
+    if (!internal::ActiveSimdKernelTable().solve_positive_definite(
+            p.data(), dimension_, form.information.data(), nullptr, 0)) {
+      return absl::FailedPreconditionError("RLS: P is not positive definite, so it has no inverse");
+    }
   }
   // A is symmetric; the solves' rounding is not: keep the mean of the two.
   const auto n = static_cast<std::size_t>(dimension_);

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cmath>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -130,18 +131,27 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
         }
         return full;
       }();
+      const AlignedVector<Real> stored = covariance_;
       for (int i = 0; i < dimension_; ++i) std::fill(Row(i), Row(i) + stride_, Real{0});
+      if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
+        if constexpr (std::is_same_v<Real, float>) {
+          return absl::DataLossError(absl::StrCat(
+              reader.source(), ": its float32 P is no longer positive definite (the covariance "
+              "form lost it to rounding): this model cannot be continued; learn it again"));
+        }
+        // float64 kept P in the covariance form before format 9: loaded as
+        // it was, it answers as before but is marked unsound, as the first
+        // sample would have marked it (it learns nothing more, and is not saved).
+        covariance_ = stored;
+        factor_form_ = false;
+        soundness_ = Soundness::kLostDefiniteness;
+        return absl::OkStatus();
+      }
       pending_scale_ = 1;
       pending_gain_weight_ = 0;
       pending_refresh_weight_ = 0;
       std::fill(gain_.begin(), gain_.end(), Real{0});
       std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
-      if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
-        return absl::DataLossError(absl::StrCat(
-            reader.source(), ": its float", 8 * sizeof(Real), " P is no longer positive definite "
-            "(the covariance form lost it to rounding): this model cannot be continued; learn it "
-            "again"));
-      }
     } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
       return absl::DataLossError(
           absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));

@@ -149,12 +149,27 @@ TEST_CASE("A float64 checkpoint of format 8 at a ridge below 1e-6 (P) loads conv
   std::stringstream version_8(bytes);
   absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(version_8, "v8.rff");
   REQUIRE(loaded.ok());
-  CHECK(loaded->learner.Predict(Input<double>(301)) == learner->Predict(Input<double>(301)));
+  const double answer_after_300 = learner->Predict(Input<double>(301));
+  CHECK(loaded->learner.Predict(Input<double>(301)) == answer_after_300);
   RegressionMetrics ignored;
   Feed(loaded->learner, ignored, 300, 600);
   Feed(*learner, metrics, 300, 600);
   CHECK(loaded->learner.Predict(Input<double>(601)) ==
         Approx(learner->Predict(Input<double>(601))).epsilon(1e-9));
+
+  // A P that rounding left indefinite has no factor: the file still loads and
+  // answers, marked unsound (it learns nothing more and is not saved again).
+  const double negative = -1.0;
+  std::memcpy(bytes.data() + at + sizeof(kCount), &negative, sizeof(negative));
+  MarkAsVersion(bytes, 8);
+  std::stringstream indefinite(bytes);
+  absl::StatusOr<Checkpoint> unsound = ReadCheckpoint<double>(indefinite, "v8.rff");
+  REQUIRE(unsound.ok());
+  CHECK(unsound->learner.Predict(Input<double>(301)) == answer_after_300);
+  CHECK(absl::IsFailedPrecondition(unsound->learner.CheckSound()));
+  std::stringstream again;
+  CHECK(absl::IsFailedPrecondition(WriteCheckpoint(again, unsound->learner,
+                                                   CheckpointRecord{DefaultTask(config), metrics})));
 }
 
 TEST_CASE("The drift tracking state round-trips; a version 8 file has none", "[checkpoint][task]") {
@@ -178,11 +193,19 @@ TEST_CASE("The drift tracking state round-trips; a version 8 file has none", "[c
   bad[2].detectors[1].reference = -1;
   bad[3].lines_since_restart = 1;
   for (const DriftTrackingState& state : bad) {
-    record.drift_tracking = state;
+    CheckpointRecord bad_record = record;
+    bad_record.drift_tracking = state;
     std::stringstream written;
-    REQUIRE(WriteCheckpoint(written, fed.learner, record).ok());
-    CHECK(absl::IsDataLoss(ReadCheckpoint<double>(written, "bad.rff").status()));
+    CHECK(absl::IsInvalidArgument(WriteCheckpoint(written, fed.learner, bad_record)));
   }
+  // Nor does one load: the lines since the restart, the last number before
+  // the checksum, made fewer than the lines remembered.
+  std::string edited = saved.str();
+  const std::int64_t one = 1;
+  std::memcpy(edited.data() + edited.size() - 4 - 8, &one, 8);
+  MarkAsVersion(edited, kCheckpointFormatVersion);
+  std::stringstream edited_stream(edited);
+  CHECK(absl::IsDataLoss(ReadCheckpoint<double>(edited_stream, "edited.rff").status()));
 
   std::string bytes = fed.bytes;
   RemoveVersion9Fields(bytes);

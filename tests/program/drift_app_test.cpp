@@ -120,4 +120,18 @@ TEST_CASE("A run resumed from a checkpoint tracks drift as the run it continues"
         std::string::npos);
 }
 
+TEST_CASE("A line too large for float32 is not among the lines drift tracking keeps",
+          "[app][drift][checkpoint]") {
+  // 1e39 is finite in the input and infinite in float32: the model refuses
+  // the line, and the checkpoint (which holds no infinity) is still saved.
+  TempDir dir;
+  std::string csv = SmoothCsv(400);
+  csv += "1e39,0.5,1\n" + SmoothCsv(20);
+  const RunResult run =
+      RunApp("learn --quiet --precision=float32 --save=" + dir.File("m.rff"), csv);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(RunApp("learn --quiet --load=" + dir.File("m.rff"), SmoothCsv(10)).exit_code == 0);
+}
+
 }  // namespace

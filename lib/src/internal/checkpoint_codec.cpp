@@ -45,6 +45,13 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
                                                    " targets for a task of ",
                                                    record.task.num_outputs(), " outputs"));
   }
+  if (absl::Status tracking = CheckDriftTrackingState(record.drift_tracking, record.task);
+      !tracking.ok()) {
+    return tracking;
+  }
+  if (absl::Status sound = learner.CheckSound(); !sound.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat("not saved: ", sound.message()));
+  }
   ByteWriter writer;
   for (unsigned char byte : kMagic) writer.Write(byte);
   writer.Write<std::uint32_t>(kCheckpointFormatVersion);

@@ -35,7 +35,9 @@ void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state);
 [[nodiscard]] absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader,
                                                                    int num_outputs);
 
-// Version 9 on; its lines checked against the task's inputs and outputs.
+// Version 9 on; its lines checked against the task's inputs and outputs
+// (CheckDriftTrackingState: InvalidArgument when learning cannot reach it).
+[[nodiscard]] absl::Status CheckDriftTrackingState(const DriftTrackingState& state, const Task& task);
 void WriteDriftTrackingState(ByteWriter& writer, const DriftTrackingState& state);
 [[nodiscard]] absl::StatusOr<DriftTrackingState> ReadDriftTrackingState(ByteReader& reader,
                                                                        const Task& task);
