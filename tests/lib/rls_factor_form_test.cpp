@@ -12,21 +12,13 @@
 #include "internal/simd_kernels.h"
 #include "rffstream/rls.h"
 #include "tests/forced_simd_kernel.h"
+#include "tests/narrow_stream.h"
 
 namespace rffstream {
 namespace {
 
-// Features of a narrow stream: every direction excited, most only weakly,
-// so that A's condition number grows far past 1/ε of float32.
-std::vector<double> NarrowFeatures(int t, int dimension) {
-  std::vector<double> z(dimension);
-  for (int i = 0; i < dimension; ++i) {
-    z[i] = std::cos(0.013 * t * (1 + 0.1 * i) + 0.7 * i) * std::pow(0.6, i) / std::sqrt(dimension);
-  }
-  return z;
-}
-
-double Target(int t) { return std::sin(0.021 * t) + 0.05 * std::sin(7.3 * t); }
+using testing::NarrowFeatures;
+using testing::NarrowTarget;
 
 std::vector<float> ToFloat(const std::vector<double>& values) {
   return std::vector<float>(values.begin(), values.end());
@@ -58,10 +50,10 @@ TEST_CASE("float32's factor form learns every sample where the covariance form b
     std::vector<double> priors, reference_priors;
     for (int t = 0; t < kSamples; ++t) {
       const std::vector<double> z = NarrowFeatures(t, kDimension);
-      const float prior = single.Learn(ToFloat(z), static_cast<float>(Target(t)));
+      const float prior = single.Learn(ToFloat(z), static_cast<float>(NarrowTarget(t)));
       REQUIRE(std::isfinite(prior));  // every sample learned
       priors.push_back(prior);
-      reference_priors.push_back(reference.Learn(z, Target(t)));
+      reference_priors.push_back(reference.Learn(z, NarrowTarget(t)));
     }
     CHECK(RelativeRms(priors, reference_priors) < tolerance);
     // P stays positive definite: its quadratic form is positive everywhere tried.
@@ -78,10 +70,10 @@ TEST_CASE("float32's factor form with no forgetting is the batch ridge solution"
   for (int t = 0; t < 20000; ++t) {
     const std::vector<double> z = NarrowFeatures(t, kDimension);
     const std::vector<float> zf = ToFloat(z);
-    rls.Learn(zf, static_cast<float>(Target(t)));
+    rls.Learn(zf, static_cast<float>(NarrowTarget(t)));
     const Eigen::VectorXd zd = Eigen::Map<const Eigen::VectorXf>(zf.data(), kDimension).cast<double>();
     information += zd * zd.transpose();
-    moment += zd * static_cast<double>(static_cast<float>(Target(t)));
+    moment += zd * static_cast<double>(static_cast<float>(NarrowTarget(t)));
   }
   const Eigen::VectorXd batch = information.ldlt().solve(moment);
   // Compared where it matters: the predictions on the stream's own inputs.
@@ -101,9 +93,9 @@ TEST_CASE("float32 blocks are learned sample by sample, with the same bits", "[r
   std::vector<float> block, targets, priors(kBlock), single_priors;
   for (int t = 0; t < 50 * kBlock; ++t) {
     const std::vector<float> z = ToFloat(NarrowFeatures(t, kDimension));
-    single_priors.push_back(single.Learn(z, static_cast<float>(Target(t))));
+    single_priors.push_back(single.Learn(z, static_cast<float>(NarrowTarget(t))));
     block.insert(block.end(), z.begin(), z.end());
-    targets.push_back(static_cast<float>(Target(t)));
+    targets.push_back(static_cast<float>(NarrowTarget(t)));
     if (targets.size() == kBlock) {
       REQUIRE(blocked.LearnBlock(block, targets, priors) == kBlock);
       for (int s = 0; s < kBlock; ++s) CHECK(priors[s] == single_priors[t + 1 - kBlock + s]);
@@ -120,7 +112,7 @@ TEST_CASE("Every SIMD kernel's factor step agrees with the scalar reference", "[
   for (const internal::SimdKernelTable* table : internal::SupportedSimdKernelTables()) {
     testing::ForcedSimdKernel forced(table->name);
     RlsF32 rls(kDimension, 1e-6, 0.99);
-    for (int t = 0; t < 3000; ++t) rls.Learn(ToFloat(NarrowFeatures(t, kDimension)), static_cast<float>(Target(t)));
+    for (int t = 0; t < 3000; ++t) rls.Learn(ToFloat(NarrowFeatures(t, kDimension)), static_cast<float>(NarrowTarget(t)));
     weights.emplace_back(rls.weights().begin(), rls.weights().end());
   }
   for (std::size_t k = 1; k < weights.size(); ++k) {

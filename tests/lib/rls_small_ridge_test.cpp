@@ -11,20 +11,13 @@
 
 #include "Eigen/Dense"
 #include "rffstream/rls.h"
+#include "tests/narrow_stream.h"
 
 namespace rffstream {
 namespace {
 
-// Every direction excited, most only weakly.
-std::vector<double> NarrowFeatures(int t, int dimension) {
-  std::vector<double> z(dimension);
-  for (int i = 0; i < dimension; ++i) {
-    z[i] = std::cos(0.013 * t * (1 + 0.1 * i) + 0.7 * i) * std::pow(0.6, i) / std::sqrt(dimension);
-  }
-  return z;
-}
-
-double Target(int t) { return std::sin(0.021 * t) + 0.05 * std::sin(7.3 * t); }
+using testing::NarrowFeatures;
+using testing::NarrowTarget;
 
 // The ridge solution of the first `samples` samples.
 Eigen::VectorXd BatchRidge(int samples, int dimension, double ridge) {
@@ -32,7 +25,7 @@ Eigen::VectorXd BatchRidge(int samples, int dimension, double ridge) {
   Eigen::VectorXd targets = Eigen::VectorXd::Zero(samples + dimension);
   for (int t = 0; t < samples; ++t) {
     stacked.row(t) = Eigen::Map<const Eigen::RowVectorXd>(NarrowFeatures(t, dimension).data(), dimension);
-    targets(t) = Target(t);
+    targets(t) = NarrowTarget(t);
   }
   stacked.bottomRows(dimension) = std::sqrt(ridge) * Eigen::MatrixXd::Identity(dimension, dimension);
   return stacked.householderQr().solve(targets);
@@ -64,7 +57,7 @@ TEST_CASE("float64 at a ridge of 1e-12 is the batch ridge solution", "[rls][fact
   Rls rls(kDimension, kRidge, 1.0);
   REQUIRE(rls.square_root_form());
   for (int t = 0; t < kSamples; ++t) {
-    REQUIRE(std::isfinite(rls.Learn(NarrowFeatures(t, kDimension), Target(t))));
+    REQUIRE(std::isfinite(rls.Learn(NarrowFeatures(t, kDimension), NarrowTarget(t))));
   }
   CHECK(rls.soundness() == Rls::Soundness::kSound);
   CHECK(DistanceFromBatch(rls, BatchRidge(kSamples, kDimension, kRidge), kSamples) < 1e-9);
@@ -73,14 +66,14 @@ TEST_CASE("float64 at a ridge of 1e-12 is the batch ridge solution", "[rls][fact
 TEST_CASE("A new ridge across the threshold changes the form and stays exact", "[rls][factor]") {
   constexpr int kDimension = 16, kSamples = 3000;
   Rls rls(kDimension, 1e-3, 1.0);
-  for (int t = 0; t < kSamples; ++t) rls.Learn(NarrowFeatures(t, kDimension), Target(t));
+  for (int t = 0; t < kSamples; ++t) rls.Learn(NarrowFeatures(t, kDimension), NarrowTarget(t));
   REQUIRE_FALSE(rls.square_root_form());
   REQUIRE(rls.SetRidge(1e-9).ok());
   CHECK(rls.square_root_form());
   CHECK(rls.ridge() == 1e-9);
   CHECK(DistanceFromBatch(rls, BatchRidge(kSamples, kDimension, 1e-9), kSamples) < 1e-9);
   // It goes on learning in its new form, then back.
-  for (int t = kSamples; t < 2 * kSamples; ++t) rls.Learn(NarrowFeatures(t, kDimension), Target(t));
+  for (int t = kSamples; t < 2 * kSamples; ++t) rls.Learn(NarrowFeatures(t, kDimension), NarrowTarget(t));
   CHECK(DistanceFromBatch(rls, BatchRidge(2 * kSamples, kDimension, 1e-9), 2 * kSamples) < 1e-9);
   REQUIRE(rls.SetRidge(1e-2).ok());
   CHECK_FALSE(rls.square_root_form());
