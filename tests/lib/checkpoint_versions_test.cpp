@@ -55,27 +55,37 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
                      " (this build reads versions 3 to ", kCheckpointFormatVersion, ")"));
 }
 
+// The checkpoint of `learner` with P's upper triangle where the factor S's
+// columns are: what formats before the factor held, both D(D+1)/2 numbers
+// after their count, D = 33 (32 features, the intercept). `at` receives
+// where the triangle starts.
+template <class Real>
+std::string WithCovarianceForFactor(const BasicLearner<Real>& learner, std::size_t& at) {
+  std::stringstream written;
+  REQUIRE(WriteCheckpoint(written, learner, CheckpointRecord{DefaultTask(learner.config())}).ok());
+  std::string bytes = written.str();
+  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
+  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
+  at = bytes.find(count_bytes);
+  REQUIRE(at != std::string::npos);
+  at += sizeof(kCount);
+  const std::vector<Real> p = learner.rls().CovarianceMatrix();
+  std::vector<Real> upper;
+  for (std::uint64_t i = 0; i < kDimension; ++i) {
+    for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
+  }
+  std::memcpy(bytes.data() + at, upper.data(), upper.size() * sizeof(Real));
+  return bytes;
+}
+
 TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",
           "[checkpoint][factor]") {
   absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
   REQUIRE(learner.ok());
   RegressionMetrics metrics;
   Feed(*learner, metrics, 0, 300);
-  std::stringstream written;
-  REQUIRE(WriteCheckpoint(written, *learner, CheckpointRecord{DefaultTask(learner->config()), metrics}).ok());
-  std::string bytes = written.str();
-  // Format 5 held P's upper triangle where format 6 holds S's columns: both
-  // D(D+1)/2 floats after their count, D = 33 (32 features, the intercept).
-  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
-  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
-  const std::size_t at = bytes.find(count_bytes);
-  REQUIRE(at != std::string::npos);
-  const std::vector<float> p = learner->rls().CovarianceMatrix();
-  std::vector<float> upper;
-  for (std::uint64_t i = 0; i < kDimension; ++i) {
-    for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
-  }
-  std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(float));
+  std::size_t at = 0;
+  std::string bytes = WithCovarianceForFactor(*learner, at);
   RemoveVersion7Fields(bytes);
   MarkAsVersion(bytes, 5);
   std::stringstream version_5(bytes);
@@ -130,20 +140,8 @@ TEST_CASE("A float64 checkpoint of format 8 at a ridge below 1e-6 (P) loads conv
   REQUIRE(learner->rls().square_root_form());
   RegressionMetrics metrics;
   Feed(*learner, metrics, 0, 300);
-  std::stringstream written;
-  REQUIRE(WriteCheckpoint(written, *learner, CheckpointRecord{DefaultTask(config), metrics}).ok());
-  std::string bytes = written.str();
-  // Format 8 held P's upper triangle where format 9 holds S's columns.
-  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
-  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
-  const std::size_t at = bytes.find(count_bytes);
-  REQUIRE(at != std::string::npos);
-  const std::vector<double> p = learner->rls().CovarianceMatrix();
-  std::vector<double> upper;
-  for (std::uint64_t i = 0; i < kDimension; ++i) {
-    for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
-  }
-  std::memcpy(bytes.data() + at + sizeof(kCount), upper.data(), upper.size() * sizeof(double));
+  std::size_t at = 0;
+  std::string bytes = WithCovarianceForFactor(*learner, at);
   RemoveVersion9Fields(bytes);
   MarkAsVersion(bytes, 8);
   std::stringstream version_8(bytes);
@@ -160,7 +158,7 @@ TEST_CASE("A float64 checkpoint of format 8 at a ridge below 1e-6 (P) loads conv
   // A P that rounding left indefinite has no factor: the file still loads and
   // answers, marked unsound (it learns nothing more and is not saved again).
   const double negative = -1.0;
-  std::memcpy(bytes.data() + at + sizeof(kCount), &negative, sizeof(negative));
+  std::memcpy(bytes.data() + at, &negative, sizeof(negative));
   MarkAsVersion(bytes, 8);
   std::stringstream indefinite(bytes);
   absl::StatusOr<Checkpoint> unsound = ReadCheckpoint<double>(indefinite, "v8.rff");
