@@ -18,7 +18,7 @@ DriftTracker<Real>::DriftTracker(int input_dimension, int num_outputs)
       targets_(kRelearnedLines * num_outputs_) {}
 
 template <class Real>
-void DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<const Real> targets) {
+bool DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<const Real> targets) {
   // A line whose numbers the model's precision cannot hold is refused by
   // the model: it is not among the lines learned, nor among those a restart
   // learns again (and a checkpoint holds no infinity).
@@ -27,13 +27,14 @@ void DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<cons
   };
   if (std::any_of(inputs.begin(), inputs.end(), too_large) ||
       std::any_of(targets.begin(), targets.end(), [](Real value) { return !std::isfinite(value); })) {
-    return;
+    return false;
   }
   std::copy(inputs.begin(), inputs.end(), inputs_.begin() + next_ * input_dimension_);
   std::copy(targets.begin(), targets.end(), targets_.begin() + next_ * num_outputs_);
   next_ = (next_ + 1) % kRelearnedLines;
   remembered_ = std::min(remembered_ + 1, kRelearnedLines);
   ++lines_since_restart_;
+  return true;
 }
 
 template <class Real>
@@ -77,13 +78,16 @@ void DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
 }
 
 template <class Real>
-DriftTrackingState DriftTracker<Real>::State() const {
+DriftTrackingState DriftTracker<Real>::State(int unlearned) const {
   std::vector<Real> inputs, targets;
   OrderRing(inputs, targets);
+  const auto left_out = static_cast<std::size_t>(std::clamp(unlearned, 0, remembered_));
+  inputs.resize(inputs.size() - left_out * input_dimension_);
+  targets.resize(targets.size() - left_out * num_outputs_);
   return DriftTrackingState{{fast_.state(), slow_.state()},
                             std::vector<double>(inputs.begin(), inputs.end()),
                             std::vector<double>(targets.begin(), targets.end()),
-                            lines_since_restart_};
+                            lines_since_restart_ - static_cast<std::int64_t>(left_out)};
 }
 
 template <class Real>

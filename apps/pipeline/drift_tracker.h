@@ -35,7 +35,8 @@ class DriftTracker {
 
   // A labelled line about to be learned, in stream order (the warm-up
   // window's too, whose errors are not the model's and are not observed).
-  void Remember(std::span<const double> inputs, std::span<const Real> targets);
+  // False when it is not kept: numbers the model's precision cannot hold.
+  bool Remember(std::span<const double> inputs, std::span<const Real> targets);
   // Its a-priori predictions once learned; true when the stream changed.
   bool Observe(std::int64_t line, std::span<const Real> targets, std::span<const Real> priors);
   // The model forgets everything but the lines remembered, which it learns
@@ -51,7 +52,9 @@ class DriftTracker {
   // Its state, for a checkpoint (the changes it listed are not kept: the
   // checkpoint counts them), and back: a state that does not fit this
   // tracker (other detectors, more lines than it remembers) is refused.
-  DriftTrackingState State() const;
+  // `unlearned`: the newest lines remembered that the model has not learned
+  // yet (a block still filling), left out as the model does not hold them.
+  DriftTrackingState State(int unlearned = 0) const;
   [[nodiscard]] bool Restore(const DriftTrackingState& state);
 
  private:

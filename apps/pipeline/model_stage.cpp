@@ -86,7 +86,9 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     block_targets_.resize(block_targets_.size() + model_targets_.size());
     EncodeTargets<Real>(task_, targets,
                         std::span<Real>(block_targets_).last(model_targets_.size()));
-    if (drift_) drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()));
+    if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
+      ++block_lines_remembered_;
+    }
     block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
     block_line_numbers_.push_back(line_number);
     const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
@@ -129,6 +131,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   const auto labels = static_cast<std::size_t>(task_.num_targets());
   const auto row_length = static_cast<std::size_t>(learner_->row_length());
   block_priors_.resize(block_targets_.size());
+  block_lines_remembered_ = 0;  // learned now
   if (block_inputs_.empty()) {
     learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
   } else {

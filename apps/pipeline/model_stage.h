@@ -158,6 +158,8 @@ class ModelStage {
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<std::int64_t> block_line_numbers_;
+  // The block's lines drift tracking remembers: not learned until the block is.
+  int block_lines_remembered_ = 0;
   std::vector<Real> block_priors_;
 };
 

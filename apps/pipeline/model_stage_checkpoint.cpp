@@ -62,7 +62,7 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
 
 template <class Real>
 DriftTrackingState ModelStage<Real>::TrackingStateToSave() const {
-  DriftTrackingState state = drift_->State();
+  DriftTrackingState state = drift_->State(block_lines_remembered_);
   // A missing input is kept as what the feature map reads in its place, the
   // input's mean: the same features, and a checkpoint holds no NaN.
   const std::vector<double>& means = learner_->config().features.input_offset;

@@ -56,32 +56,7 @@ class Engine {
   // Learns the rows of X (float64, k × inputs) with targets Y (float64, k ×
   // targets); returns the a-priori answers (k × answer width).
   py::array_t<double> Learn(const py::array_t<double, py::array::c_style>& x,
-                            const py::array_t<double, py::array::c_style>& y) {
-    const std::span<const double> inputs = Matrix(x, num_inputs_, "X");
-    const std::size_t num_targets = one_target_.size();
-    const std::span<const double> targets = Matrix(y, num_targets, "y");
-    if (x.shape(0) != y.shape(0)) {
-      throw py::value_error(absl::StrCat("X has ", x.shape(0), " rows but y has ", y.shape(0)));
-    }
-    CheckFinite(inputs, num_inputs_, "X", /*missing_allowed=*/true);
-    CheckFinite(targets, num_targets, "y");
-    CheckClasses(targets);
-    const auto width = static_cast<std::size_t>(estimator_->answer_width());
-    py::array_t<double> answers({static_cast<py::ssize_t>(x.shape(0)), static_cast<py::ssize_t>(width)});
-    std::vector<RefusedSample> refused;
-    absl::Status learned;
-    {
-      py::gil_scoped_release release;
-      const std::lock_guard<std::mutex> lock(*mutex_);
-      learned = estimator_->Learn(inputs, targets,
-                                  std::span<double>(answers.mutable_data(),
-                                                    static_cast<std::size_t>(answers.size())),
-                                  refused);
-    }
-    Check(learned);
-    RaiseRefused(refused);
-    return answers;
-  }
+                            const py::array_t<double, py::array::c_style>& y);
 
   // One sample: a dict of named inputs, a sequence or a 1-D array; a target
   // (a number, or a sequence of one per target). Returns the warm-up
@@ -120,39 +95,9 @@ class Engine {
   }
 
   // Every output for the rows of X (in the model's precision): k × outputs.
-  py::array_t<double> Predict(const py::array_t<Real, py::array::c_style>& x) {
-    RequireModel();
-    const std::span<const Real> inputs = Matrix(x, num_inputs_, "X");
-    CheckFiniteReal(inputs);
-    py::array_t<double> outputs({static_cast<py::ssize_t>(x.shape(0)),
-                                 static_cast<py::ssize_t>(num_outputs_)});
-    const std::span<double> out(outputs.mutable_data(), static_cast<std::size_t>(outputs.size()));
-    {
-      py::gil_scoped_release release;
-      const std::lock_guard<std::mutex> lock(*mutex_);
-      estimator_->Predict(inputs, out);
-    }
-    return outputs;
-  }
-
-  py::tuple PredictWithVariance(const py::array_t<Real, py::array::c_style>& x) {
-    RequireModel();
-    if (num_outputs_ != 1) {
-      throw py::value_error("predict_with_variance is for a model of one output (a regressor of one target)");
-    }
-    const std::span<const Real> inputs = Matrix(x, num_inputs_, "X");
-    CheckFiniteReal(inputs);
-    const auto rows = static_cast<py::ssize_t>(x.shape(0));
-    py::array_t<double> predictions(rows), variances(rows);
-    const std::span<double> p(predictions.mutable_data(), static_cast<std::size_t>(rows));
-    const std::span<double> v(variances.mutable_data(), static_cast<std::size_t>(rows));
-    {
-      py::gil_scoped_release release;
-      const std::lock_guard<std::mutex> lock(*mutex_);
-      estimator_->PredictWithVariance(inputs, p, v);
-    }
-    return py::make_tuple(predictions, variances);
-  }
+  py::array_t<double> Predict(const py::array_t<Real, py::array::c_style>& x);
+  // Output and predictive variance for the rows of X: a model of one output.
+  py::tuple PredictWithVariance(const py::array_t<Real, py::array::c_style>& x);
 
   void EndWarmUp() {
     absl::Status ended;
