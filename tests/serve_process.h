@@ -192,7 +192,9 @@ class Client {
 
  private:
   void SetTimeout() {
-    timeval timeout{30, 0};  // generous: sanitizer builds are several times slower
+    // Generous: sanitizer builds are several times slower, and a server busy
+    // with 64 pipelined clients may not reach one of them for many seconds.
+    timeval timeout{120, 0};
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   }
 
