@@ -29,6 +29,12 @@ if(NOT last_output MATCHES "progressive rmse 0\\.0[0-9]+")
   message(FATAL_ERROR "unexpected example output: ${last_output}")
 endif()
 message(STATUS "example printed: ${last_output}")
+# The stream pipeline through the package: the model the command line builds.
+execute_process(COMMAND ${WORK_DIR}/build/stream_example WORKING_DIRECTORY ${WORK_DIR}
+                RESULT_VARIABLE result OUTPUT_VARIABLE stream_output ERROR_VARIABLE stream_log)
+if(NOT result EQUAL 0 OR NOT stream_output MATCHES "progressive rmse 0\\.0[0-9]+ over 4000 lines")
+  message(FATAL_ERROR "unexpected stream example output (${result}): ${stream_output}${stream_log}")
+endif()
 if(MODE STREQUAL "installed")
   # pkg-config users: the .pc file finds the prefix it was installed under.
   file(GLOB_RECURSE pc_file ${WORK_DIR}/prefix/*/rffstream.pc)

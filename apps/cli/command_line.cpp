@@ -114,25 +114,25 @@ bool UsesAbseilFlagSources(const std::vector<std::string>& arguments) {
   });
 }
 
-std::set<std::string, std::less<>>& GivenFlags() {
+std::set<std::string, std::less<>>& GivenOptions() {
   static std::set<std::string, std::less<>> given;
   return given;
 }
 
 }  // namespace
 
-void RecordGivenFlags(const std::vector<std::string>& arguments) {
+void RecordGivenOptions(const std::vector<std::string>& arguments) {
   for (std::size_t i = 1; i < arguments.size() && arguments[i] != "--"; ++i) {
     std::string name(FlagName(arguments[i]));
     if (name.empty()) continue;
     if (TakesNextArgument(arguments[i])) ++i;
     // --noflag names the boolean --flag.
     if (name.rfind("no", 0) == 0 && absl::FindCommandLineFlag(name) == nullptr) name.erase(0, 2);
-    GivenFlags().insert(std::move(name));
+    GivenOptions().insert(std::move(name));
   }
 }
 
-bool WasGivenOnCommandLine(std::string_view name) { return GivenFlags().count(name) > 0; }
+bool WasGivenOnCommandLine(std::string_view name) { return GivenOptions().count(name) > 0; }
 
 std::vector<std::string> NormalizeFlagNames(int argc, char** argv) {
   std::vector<std::string> arguments;

@@ -27,7 +27,7 @@ std::optional<std::string> CommandLineError(const std::vector<std::string>& argu
 
 // Records which flags the arguments name (as NormalizeFlagNames spells
 // them), for WasGivenOnCommandLine.
-void RecordGivenFlags(const std::vector<std::string>& arguments);
+void RecordGivenOptions(const std::vector<std::string>& arguments);
 // Whether the command line named the flag, even at its default value
 // (--classes=0 against a classifier's checkpoint).
 bool WasGivenOnCommandLine(std::string_view name);

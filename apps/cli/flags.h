@@ -26,7 +26,7 @@ bool IsSetByUser(const absl::Flag<T>& flag) {
 
 // Notes `flag` in `given` when the user set it.
 template <class T>
-void NoteIfGiven(const absl::Flag<T>& flag, GivenFlags& given) {
+void NoteIfGiven(const absl::Flag<T>& flag, GivenOptions& given) {
   if (IsSetByUser(flag)) given.Add(std::string(absl::GetFlagReflectionHandle(flag).Name()));
 }
 

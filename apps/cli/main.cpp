@@ -70,6 +70,68 @@ std::optional<int> ApplySimdChoice() {
   return std::nullopt;
 }
 
+void KeepBlockBuffersMapped() {
+  // Block updates (--block) allocate Eigen's product buffers for every block.
+  // By default glibc maps the larger ones afresh and gives the top of the
+  // heap back to the kernel after each block, faulting the pages in again for
+  // the next (9 to 170 page faults a block; 13 % of `learn --block=64
+  // --precision=float32` at D=256, 40 % in float64). Keep them: buffers up to
+  // 32 MiB come from the heap, and up to 256 MiB of free heap stays mapped.
+  // (Setting either turns off glibc's own adaptation of the other.)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
+// Only learn shares its work between ranks; any other command run by every
+// rank would do it N times (every prediction written N times), and learn in
+// a build without MPI would learn the whole input in every process.
+std::optional<int> RefusedUnderMpi(std::string_view command) {
+  const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (ranks == nullptr || std::string_view(ranks) == "1") return std::nullopt;
+  if (command != "learn") {
+    std::fprintf(stderr,
+                 "rffstream %s: started by mpirun with %s processes, each of which would do all "
+                 "of it (write every answer %s times): only learn runs under mpirun; run %s as "
+                 "one process\n",
+                 std::string(command).c_str(), ranks, ranks, std::string(command).c_str());
+    return rffstream::app::kExitUsageError;
+  }
+#ifndef RFFSTREAM_HAVE_MPI
+  std::fprintf(stderr,
+               "rffstream learn: this build has no MPI, so under mpirun each of the %s "
+               "processes would learn the whole input alone: build with MPI (libopenmpi-dev)\n",
+               ranks);
+  return rffstream::app::kExitUsageError;
+#else
+  return std::nullopt;
+#endif
+}
+
+// `files`: the arguments after the command (merge's shards).
+int RunCommand(std::string_view command, const rffstream::app::StreamOptions& options,
+               std::vector<std::string> files) {
+#ifdef RFFSTREAM_HAVE_MPI
+  if (command == "learn" && rffstream::app::StartedByMpiLauncher()) {
+    const rffstream::app::MpiWorld world;
+    return rffstream::app::RunDistributedLearn(options, world);
+  }
+#endif
+  if (command == "learn") return rffstream::app::RunLearnCommand(options);
+  if (command == "predict") return rffstream::app::RunPredictCommand(options);
+  if (command == "export") {
+    return rffstream::app::RunExportCommand(rffstream::app::ExportOptionsFromFlags(options));
+  }
+  if (command == "serve") return rffstream::app::RunServeCommand(options);
+  if (command == "merge") {
+    return rffstream::app::RunMergeCommand(
+        rffstream::app::MergeOptionsFromFlags(options, std::move(files)));
+  }
+  if (command == "generate") {
+    return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
+  }
+  return rffstream::app::kExitUsageError;  // IsCommand() knows no other
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,7 +154,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rffstream: %s\n", error->c_str());
     return rffstream::app::kExitUsageError;
   }
-  rffstream::app::RecordGivenFlags(arguments);
+  rffstream::app::RecordGivenOptions(arguments);
   std::vector<char*> pointers;
   for (std::string& argument : arguments) pointers.push_back(argument.data());
   const std::vector<char*> positional =
@@ -111,56 +173,11 @@ int main(int argc, char** argv) {
   // A closed output pipe shows up as a write error (EPIPE), which the
   // commands answer by stopping quietly, after saving what they must.
   std::signal(SIGPIPE, SIG_IGN);
-  // Block updates (--block) allocate Eigen's product buffers for every block.
-  // By default glibc maps the larger ones afresh and gives the top of the
-  // heap back to the kernel after each block, faulting the pages in again for
-  // the next (9 to 170 page faults a block; 13 % of `learn --block=64
-  // --precision=float32` at D=256, 40 % in float64). Keep them: buffers up to
-  // 32 MiB come from the heap, and up to 256 MiB of free heap stays mapped.
-  // (Setting either turns off glibc's own adaptation of the other.)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  KeepBlockBuffersMapped();
   const std::string_view command = positional[1];
   // The flags are read once, here; the commands take their values.
   const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
-  // Only learn shares its work between ranks; any other command run by
-  // every rank would do it N times (every prediction written N times).
-  if (const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
-      command != "learn" && ranks != nullptr && std::string_view(ranks) != "1") {
-    std::fprintf(stderr,
-                 "rffstream %s: started by mpirun with %s processes, each of which would do all "
-                 "of it (write every answer %s times): only learn runs under mpirun; run %s as "
-                 "one process\n",
-                 std::string(command).c_str(), ranks, ranks, std::string(command).c_str());
-    return rffstream::app::kExitUsageError;
-  }
-  if (command == "learn" && rffstream::app::StartedByMpiLauncher()) {
-#ifdef RFFSTREAM_HAVE_MPI
-    const rffstream::app::MpiWorld world;
-    return rffstream::app::RunDistributedLearn(options, world);
-#else
-    const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
-    if (ranks != nullptr && std::string_view(ranks) != "1") {
-      std::fprintf(stderr,
-                   "rffstream learn: this build has no MPI, so under mpirun each of the %s "
-                   "processes would learn the whole input alone: build with MPI (libopenmpi-dev)\n",
-                   ranks);
-      return rffstream::app::kExitUsageError;
-    }
-#endif
-  }
-  if (command == "learn") return rffstream::app::RunLearnCommand(options);
-  if (command == "predict") return rffstream::app::RunPredictCommand(options);
-  if (command == "export") {
-    return rffstream::app::RunExportCommand(rffstream::app::ExportOptionsFromFlags(options));
-  }
-  if (command == "serve") return rffstream::app::RunServeCommand(options);
-  if (command == "merge") {
-    return rffstream::app::RunMergeCommand(rffstream::app::MergeOptionsFromFlags(
-        options, std::vector<std::string>(positional.begin() + 2, positional.end())));
-  }
-  if (command == "generate") {
-    return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
-  }
-  return rffstream::app::kExitUsageError;  // IsCommand() knows no other
+  if (std::optional<int> refused = RefusedUnderMpi(command)) return *refused;
+  return RunCommand(command, options,
+                    std::vector<std::string>(positional.begin() + 2, positional.end()));
 }

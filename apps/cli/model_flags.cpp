@@ -51,7 +51,7 @@ ABSL_FLAG(std::string, loss, "squared",
 ABSL_FLAG(int64_t, max_model_memory_mb, 0,
           "refuse a model larger than this many MiB (its estimate is printed); 0 = half of the "
           "physical memory");
-ABSL_FLAG(int, standardize, rffstream::app::kDefaultWarmUpLines,
+ABSL_FLAG(int, standardize, rffstream::kDefaultWarmUpLines,
           "standardize inputs with the mean and standard deviation of the first N lines "
           "(their predictions are written once the window is full; a shorter input uses what it "
           "has); 0 = off");

@@ -12,11 +12,11 @@
 #include "absl/strings/str_replace.h"
 #include "core/exit_codes.h"
 #include "commands/information_delta_sync.h"
-#include "pipeline/input_format.h"
+#include "rffstream/stream/input_format.h"
 #include "commands/learn_command.h"
-#include "pipeline/model_loading.h"
-#include "pipeline/model_options.h"
-#include "pipeline/stream_options.h"
+#include "rffstream/stream/model_loading.h"
+#include "rffstream/stream/model_options.h"
+#include "front/stream_options.h"
 #include "rffstream/information_delta.h"
 
 namespace rffstream::app {

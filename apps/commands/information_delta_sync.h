@@ -32,7 +32,7 @@
 #include "commands/mpi_world.h"
 #include "rffstream/information_delta.h"
 #include "rffstream/rls.h"
-#include "pipeline/stream_pipeline.h"
+#include "rffstream/stream/stream_pipeline.h"
 
 namespace rffstream::app {
 

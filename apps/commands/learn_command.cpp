@@ -17,10 +17,10 @@
 #include "core/gzip_input.h"
 #include "front/learn_run.h"
 #include "core/line_reader.h"
-#include "pipeline/model_loading.h"
+#include "rffstream/stream/model_loading.h"
 #include "front/prediction_writer.h"
 #include "core/stop_signals.h"
-#include "pipeline/stream_options.h"
+#include "front/stream_options.h"
 
 namespace rffstream::app {
 namespace {

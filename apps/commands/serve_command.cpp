@@ -14,9 +14,9 @@
 #include "core/exit_codes.h"
 #include "server/line_server.h"
 #include "server/listen_address.h"
-#include "pipeline/model_loading.h"
+#include "rffstream/stream/model_loading.h"
 #include "server/serve_session.h"
-#include "pipeline/stream_options.h"
+#include "front/stream_options.h"
 
 namespace rffstream::app {
 namespace {

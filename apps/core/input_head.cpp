@@ -3,28 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-
-#include "absl/strings/numbers.h"
-#include "rffstream/csv_line_parser.h"
 
 namespace rffstream::app {
-namespace {
-
-std::string_view WithoutCarriageReturn(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
-
-// A UTF-8 byte order mark starts the file, not the first line as read.
-std::string_view WithoutByteOrderMark(std::string_view line) {
-  constexpr std::string_view kMark = "\xEF\xBB\xBF";
-  if (line.substr(0, kMark.size()) == kMark) line.remove_prefix(kMark.size());
-  return line;
-}
-
-}  // namespace
-
 std::string ReadInputHead(int fd) {
   struct stat status {};
   if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) return {};
@@ -40,46 +20,6 @@ std::string ReadInputHead(int fd) {
   }
   head.resize(filled);
   return head;
-}
-
-std::vector<int> TextColumnsAhead(std::string_view head, std::string_view first_line,
-                                  char delimiter, int num_fields, const std::vector<int>& undecided) {
-  std::vector<int> text;
-  if (undecided.empty()) return text;
-  // Where the first data line ends in the head: the lines after it follow.
-  std::size_t start = std::string_view::npos;
-  for (std::size_t at = 0; at < head.size();) {
-    const std::size_t end = head.find('\n', at);
-    if (end == std::string_view::npos) break;
-    const std::string_view line = WithoutCarriageReturn(head.substr(at, end - at));
-    if (WithoutByteOrderMark(line) == WithoutByteOrderMark(WithoutCarriageReturn(first_line))) {
-      start = end + 1;
-      break;
-    }
-    at = end + 1;
-  }
-  if (start == std::string_view::npos) return text;
-  std::vector<int> open = undecided;
-  for (std::size_t at = start; at < head.size() && !open.empty();) {
-    const std::size_t end = head.find('\n', at);
-    if (end == std::string_view::npos) break;  // cut short
-    const std::string_view line = WithoutCarriageReturn(head.substr(at, end - at));
-    at = end + 1;
-    if (CountCsvFields(line, delimiter) != num_fields) continue;
-    const std::vector<std::string> fields = SplitCsvHeader(line, delimiter);
-    for (auto column = open.begin(); column != open.end();) {
-      const std::string& field = fields[static_cast<std::size_t>(*column)];
-      if (IsMissingValue(field)) {
-        ++column;
-        continue;
-      }
-      double value = 0.0;
-      if (!absl::SimpleAtod(field, &value)) text.push_back(*column);
-      column = open.erase(column);
-    }
-  }
-  std::sort(text.begin(), text.end());
-  return text;
 }
 
 }  // namespace rffstream::app

@@ -15,15 +15,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "pipeline/line_outcome.h"
+#include "rffstream/stream/line_outcome.h"
 #include "front/metrics_log.h"
-#include "pipeline/model_stage.h"
+#include "rffstream/stream/model_stage.h"
 #include "core/options.h"
 #include "front/prediction_writer.h"
 #include "core/printable_text.h"
 #include "front/progress_line.h"
 #include "front/progress_table.h"
-#include "pipeline/rejection_causes.h"
+#include "front/rejection_causes.h"
 
 namespace rffstream::app {
 
@@ -63,6 +63,10 @@ class LearnOutput : public OutcomeSink {
 
   void WarmUpEnded() override {
     MarkEvent(MetricsLog::Event::kWarmUpEnd);
+  }
+
+  void Note(std::string_view lines) override {
+    std::fwrite(lines.data(), 1, lines.size(), log_);
   }
 
   bool Take(const LineOutcome& outcome) override {

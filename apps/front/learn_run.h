@@ -27,7 +27,7 @@
 #include "front/parse_ahead.h"
 #include "front/prediction_writer.h"
 #include "core/stop_signals.h"
-#include "pipeline/stream_pipeline.h"
+#include "rffstream/stream/stream_pipeline.h"
 
 namespace rffstream::app {
 

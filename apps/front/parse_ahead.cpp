@@ -61,7 +61,8 @@ bool ParseAhead<Real>::Fill(Batch& batch) {
     const int i = batch.size_++;
     ParsedLine& parsed = batch.lines_[static_cast<std::size_t>(i)];
     const std::span<double> x = Batch::Row(inputs, batch.num_inputs_, i);
-    ParseLine(parser_, *line, x, Batch::Row(targets, batch.num_targets_, i), parsed);
+    ParseLine(parser_, line->text, line->too_long, x, Batch::Row(targets, batch.num_targets_, i),
+              parsed);
     parsed.line_number = line->number;
     if (mapper != nullptr && parsed.kind == ParsedLine::Kind::kValues) {
       std::copy(x.begin(), x.end(), converted_inputs_.begin());

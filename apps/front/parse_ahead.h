@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/line_reader.h"
-#include "pipeline/parsed_line.h"
+#include "rffstream/stream/parsed_line.h"
 #include "rffstream/learner.h"
 #include "rffstream/line_parser.h"
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "pipeline/model_options.h"
+#include "rffstream/stream/model_options.h"
 #include "core/printable_text.h"
 #include "front/progress_table.h"
 
@@ -17,7 +17,7 @@ std::string Number(double value) {
   return std::string(text, std::to_chars(text, text + sizeof(text), value).ptr);
 }
 
-PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number, std::FILE* log) {
+PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number) {
   PipelineSettings settings;
   settings.input = options.input_format;
   settings.model = options.model;
@@ -29,7 +29,6 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number,
   settings.threads = options.parallel.threads;
   settings.with_variance = options.output.variance;
   settings.warm_up_answers = WarmUpAnswers::kAtArrival;
-  settings.log = log;
   settings.input_name = "serve";
   settings.tune_report = options.output.tune_report;
   settings.learns = !options.server.follow;  // a replica only answers
@@ -51,7 +50,7 @@ template <class Real>
 ServeSession<Real>::ServeSession(const StreamOptions& options, std::FILE* log)
     : save_path_(options.checkpoint.save),
       log_(log),
-      pipeline_(SettingsFor(options, sizeof(Real), log), *this) {
+      pipeline_(SettingsFor(options, sizeof(Real)), *this) {
   if (options.server.follow) {
     follower_.emplace(options.checkpoint.load, MemoryLimitBytes(options.model), log);
   }

@@ -20,12 +20,12 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "pipeline/line_outcome.h"
+#include "rffstream/stream/line_outcome.h"
 #include "server/line_server.h"
 #include "server/model_follower.h"
 #include "core/options.h"
 #include "rffstream/checkpoint.h"
-#include "pipeline/stream_pipeline.h"
+#include "rffstream/stream/stream_pipeline.h"
 
 namespace rffstream::app {
 
@@ -62,6 +62,7 @@ class ServeSession : public OutcomeSink {
   [[nodiscard]] absl::Status Stop();
 
   bool Take(const LineOutcome& outcome) override;
+  void Note(std::string_view lines) override { std::fwrite(lines.data(), 1, lines.size(), log_); }
 
  private:
   absl::Status Save();

@@ -59,9 +59,8 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
 }
 
 template <class Real>
-absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_covariance) {
+absl::Status BasicRls<Real>::ReadState(internal::ByteReader& reader, std::vector<Real>& triangle) {
   const auto dimension = static_cast<std::uint64_t>(dimension_);
-  std::vector<Real> triangle;
   absl::Status status = reader.ReadArray("RLS covariance", dimension * (dimension + 1) / 2, triangle);
   if (status.ok()) status = reader.Read("RLS pending scale", pending_scale_);
   if (status.ok()) status = reader.Read("RLS pending gain weight", pending_gain_weight_);
@@ -110,55 +109,66 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
   }
   next_refreshed_coordinate_ = coordinate;
   next_pass_bottom_up_ = bottom_up == 1;
+  return absl::OkStatus();
+}
+
+template <class Real>
+absl::Status BasicRls<Real>::FactorFromSavedCovariance(const std::string& source) {
+  std::vector<double> covariance(static_cast<std::size_t>(dimension_) * dimension_);
+  for (int i = 0; i < dimension_; ++i) {
+    for (int j = i; j < dimension_; ++j) {
+      const Real value = pending_scale_ * Stored(i, j) - pending_gain_weight_ * gain_[i] * gain_[j] -
+                         pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
+      covariance[static_cast<std::size_t>(i) * dimension_ + j] = value;
+      covariance[static_cast<std::size_t>(j) * dimension_ + i] = value;
+    }
+  }
+  const AlignedVector<Real> stored = covariance_;
+  for (int i = 0; i < dimension_; ++i) std::fill(Row(i), Row(i) + stride_, Real{0});
+  if (!SetFactorFromCovariance(covariance)) {
+    if constexpr (std::is_same_v<Real, float>) {
+      return absl::DataLossError(absl::StrCat(
+          source, ": its float32 P is no longer positive definite (the covariance "
+          "form lost it to rounding): this model cannot be continued; learn it again"));
+    }
+    // float64 kept P in the covariance form before format 9: loaded as it
+    // was, it answers as before but is marked unsound, as the first sample
+    // would have marked it (it learns nothing more, and is not saved).
+    covariance_ = stored;
+    factor_form_ = false;
+    soundness_ = Soundness::kLostDefiniteness;
+    return absl::OkStatus();
+  }
+  pending_scale_ = 1;
+  pending_gain_weight_ = 0;
+  pending_refresh_weight_ = 0;
+  std::fill(gain_.begin(), gain_.end(), Real{0});
+  std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
+  return absl::OkStatus();
+}
+
+template <class Real>
+absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_covariance) {
+  std::vector<Real> triangle;
+  if (absl::Status read = ReadState(reader, triangle); !read.ok()) return read;
   const Real* source = triangle.data();
   for (int i = 0; i < dimension_; ++i) {
     std::copy(source, source + (dimension_ - i), Row(i) + i);
     source += dimension_ - i;
   }
-  if (factor_form_) {
-    if (holds_covariance) {
-      // A model saved before its precision had the factor form: P, converted once.
-      const std::vector<Real> covariance = [this] {
-        std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
-        for (int i = 0; i < dimension_; ++i) {
-          for (int j = i; j < dimension_; ++j) {
-            const Real value = pending_scale_ * Stored(i, j) -
-                               pending_gain_weight_ * gain_[i] * gain_[j] -
-                               pending_refresh_weight_ * refresh_gain_[i] * refresh_gain_[j];
-            full[static_cast<std::size_t>(i) * dimension_ + j] = value;
-            full[static_cast<std::size_t>(j) * dimension_ + i] = value;
-          }
-        }
-        return full;
-      }();
-      const AlignedVector<Real> stored = covariance_;
-      for (int i = 0; i < dimension_; ++i) std::fill(Row(i), Row(i) + stride_, Real{0});
-      if (!SetFactorFromCovariance(std::vector<double>(covariance.begin(), covariance.end()))) {
-        if constexpr (std::is_same_v<Real, float>) {
-          return absl::DataLossError(absl::StrCat(
-              reader.source(), ": its float32 P is no longer positive definite (the covariance "
-              "form lost it to rounding): this model cannot be continued; learn it again"));
-        }
-        // float64 kept P in the covariance form before format 9: loaded as
-        // it was, it answers as before but is marked unsound, as the first
-        // sample would have marked it (it learns nothing more, and is not saved).
-        covariance_ = stored;
-        factor_form_ = false;
-        soundness_ = Soundness::kLostDefiniteness;
-        return absl::OkStatus();
-      }
-      pending_scale_ = 1;
-      pending_gain_weight_ = 0;
-      pending_refresh_weight_ = 0;
-      std::fill(gain_.begin(), gain_.end(), Real{0});
-      std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
-    } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
-      return absl::DataLossError(
-          absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
+  if (!factor_form_) return absl::OkStatus();
+  if (holds_covariance) {
+    // A model saved before its precision had the factor form: P, converted once.
+    if (absl::Status converted = FactorFromSavedCovariance(reader.source()); !converted.ok()) {
+      return converted;
     }
-    factor_trace_ = FactorTrace();
-    samples_since_trace_ = 0;
+    if (!factor_form_) return absl::OkStatus();  // kept as P, unsound
+  } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
   }
+  factor_trace_ = FactorTrace();
+  samples_since_trace_ = 0;
   return absl::OkStatus();
 }
 
@@ -168,5 +178,9 @@ template void BasicRls<float>::SaveState(internal::ByteWriter&) const;
 template void BasicRls<double>::SaveState(internal::ByteWriter&) const;
 template absl::Status BasicRls<float>::LoadState(internal::ByteReader&, bool);
 template absl::Status BasicRls<double>::LoadState(internal::ByteReader&, bool);
+template absl::Status BasicRls<float>::ReadState(internal::ByteReader&, std::vector<float>&);
+template absl::Status BasicRls<double>::ReadState(internal::ByteReader&, std::vector<double>&);
+template absl::Status BasicRls<float>::FactorFromSavedCovariance(const std::string&);
+template absl::Status BasicRls<double>::FactorFromSavedCovariance(const std::string&);
 
 }  // namespace rffstream

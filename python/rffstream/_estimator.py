@@ -91,7 +91,7 @@ class StreamingEstimator(BaseEstimator):
         num_inputs -= len(text) * (self._buckets() - 1)
         if fit_rows is not None:
             # fit's X is a data set, not a stream: a regressor's ridge is the
-            # most regularized within one standard error (apps/warm_up.cpp).
+            # most regularized within one standard error (lib/src/stream/warm_up.cpp).
             options["window_is_data_set"] = True
             if self.standardize is None:
                 stream_window = max(256, 80 * num_classes)  # the command line's default

@@ -149,8 +149,8 @@ class Engine {
   py::tuple Held() {
     const std::unique_lock<std::mutex> lock = Lock();
     std::vector<double> inputs, targets;
-    for (const app::WarmUpLine& line : estimator_->held()) {
-      if (line.kind != app::WarmUpLine::Kind::kData) continue;
+    for (const WarmUpLine& line : estimator_->held()) {
+      if (line.kind != WarmUpLine::Kind::kData) continue;
       inputs.insert(inputs.end(), line.inputs.begin(), line.inputs.end());
       targets.insert(targets.end(), line.targets.begin(), line.targets.end());
     }

@@ -24,8 +24,8 @@ std::vector<std::string> InputNames(const Task& task) {
 template <class Real>
 int HeldSamples(const StreamEstimator<Real>& estimator) {
   int count = 0;
-  for (const app::WarmUpLine& line : estimator.held()) {
-    count += line.kind == app::WarmUpLine::Kind::kData;
+  for (const WarmUpLine& line : estimator.held()) {
+    count += line.kind == WarmUpLine::Kind::kData;
   }
   return count;
 }
@@ -78,8 +78,8 @@ py::dict DescribeModel(const StreamEstimator<Real>& estimator) {
 template <class Real>
 py::list DetectedDrifts(const StreamEstimator<Real>& estimator) {
   py::list drifts;
-  if (const app::DriftTracker<Real>* drift = estimator.stage().drift()) {
-    for (const typename app::DriftTracker<Real>::Drift& change : drift->drifts()) {
+  if (const DriftTracker<Real>* drift = estimator.stage().drift()) {
+    for (const typename DriftTracker<Real>::Drift& change : drift->drifts()) {
       drifts.append(py::make_tuple(change.line, change.size));
     }
   }
@@ -91,7 +91,7 @@ py::list DetectedDrifts(const StreamEstimator<Real>& estimator) {
 // warm-up window's part under "warm_up".
 template <class Real>
 py::dict ProgressiveMetrics(const StreamEstimator<Real>& estimator) {
-  const app::ModelStage<Real>& stage = estimator.stage();
+  const ModelStage<Real>& stage = estimator.stage();
   py::dict metrics;
   const bool in_window = !estimator.has_model();
   metrics["learned"] = in_window ? 0 : estimator.learner().samples_learned();

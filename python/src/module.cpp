@@ -17,8 +17,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "engine.h"
-#include "pipeline/model_options.h"
-#include "core/options.h"
+#include "rffstream/stream/model_options.h"
+#include "rffstream/stream/options.h"
 #include "python_errors.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/version.h"
@@ -41,8 +41,8 @@ namespace {
 
 // The model options from the estimators' keyword arguments (the command
 // line's names and values; any not given keeps the command line's default).
-app::ModelOptions ModelOptionsFrom(const py::dict& parameters) {
-  app::ModelOptions options;
+ModelOptions ModelOptionsFrom(const py::dict& parameters) {
+  ModelOptions options;
   for (auto item : parameters) {
     const std::string name = py::str(item.first);
     const py::handle value = item.second;
@@ -90,7 +90,7 @@ py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, i
                         int num_classes, std::vector<std::string> column_names,
                         std::vector<std::string> class_labels, std::vector<int> categorical_columns,
                         int category_buckets) {
-  app::ModelOptions options = ModelOptionsFrom(parameters);
+  ModelOptions options = ModelOptionsFrom(parameters);
   const EstimatorShape shape{num_inputs,
                              num_targets,
                              num_classes,
@@ -172,5 +172,5 @@ PYBIND11_MODULE(_engine, module) {
   module.def("from_bytes", &EngineFromBytes, py::arg("data"), py::arg("block"));
   module.attr("version") = std::string(rffstream::kVersion);
   module.attr("checkpoint_format") = rffstream::kCheckpointFormatVersion;
-  module.attr("max_classes") = rffstream::app::kMaxClasses;
+  module.attr("max_classes") = rffstream::kMaxClasses;
 }

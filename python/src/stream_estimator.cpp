@@ -9,28 +9,27 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "pipeline/input_format.h"
-#include "pipeline/model_options.h"
-#include "pipeline/task_outputs.h"
+#include "rffstream/stream/input_format.h"
+#include "rffstream/stream/model_options.h"
+#include "rffstream/stream/task_outputs.h"
 
 namespace rffstream::python {
 namespace {
 
 // The pipeline of a stream fed with numbers: no header, answers in input
-// order once the window is decided, notes (quiet: only the fallbacks) to `log`.
-app::PipelineSettings SettingsFor(app::ModelOptions options, int block, std::FILE* log) {
-  app::PipelineSettings settings;
+// order once the window is decided, quiet notes (only the fallbacks).
+PipelineSettings SettingsFor(ModelOptions options, int block) {
+  PipelineSettings settings;
   settings.model = std::move(options);
   settings.reads_header = false;
   settings.block_size = block;
-  settings.log = log;
   settings.quiet = true;
   return settings;
 }
 
 // The input options that describe a shape: the targets are the last columns.
-app::InputOptions InputOptionsFor(const EstimatorShape& shape) {
-  app::InputOptions input;
+InputOptions InputOptionsFor(const EstimatorShape& shape) {
+  InputOptions input;
   input.classes = shape.num_classes;
   input.max_inputs = std::max(input.max_inputs, shape.num_inputs);
   if (shape.num_targets > 1) {
@@ -43,51 +42,32 @@ app::InputOptions InputOptionsFor(const EstimatorShape& shape) {
 
 }  // namespace
 
-MessageBuffer::MessageBuffer() : file_(open_memstream(&data_, &size_)) {}
-
-MessageBuffer::~MessageBuffer() {
-  if (file_ != nullptr) std::fclose(file_);
-  std::free(data_);
-}
-
-std::string MessageBuffer::Take() {
-  if (file_ == nullptr || std::fflush(file_) != 0 || size_ == 0) return "";
-  std::string text(data_, size_);
-  std::rewind(file_);
-  std::fflush(file_);
-  return text;
-}
-
 template <class Real>
-StreamEstimator<Real>::StreamEstimator(app::PipelineSettings settings,
-                                       std::unique_ptr<MessageBuffer> messages)
-    : messages_(std::move(messages)),
-      pipeline_(std::make_unique<app::StreamPipeline<Real>>(
-          std::move(settings), static_cast<app::OutcomeSink&>(*this))) {}
+StreamEstimator<Real>::StreamEstimator(PipelineSettings settings)
+    : pipeline_(std::make_unique<StreamPipeline<Real>>(
+          std::move(settings), static_cast<OutcomeSink&>(*this))) {}
 
 template <class Real>
 absl::StatusOr<std::unique_ptr<StreamEstimator<Real>>> StreamEstimator<Real>::Create(
-    app::ModelOptions options, int block, const EstimatorShape& shape) {
+    ModelOptions options, int block, const EstimatorShape& shape) {
   if (block < 1) return absl::InvalidArgumentError(absl::StrCat("block=", block, ": must be >= 1"));
   if (shape.num_inputs < 1 || shape.num_targets < 1) {
     return absl::InvalidArgumentError("a model needs at least one input and one target");
   }
-  const app::InputOptions input = InputOptionsFor(shape);
-  if (absl::Status valid = app::ValidateModelOptions(options, input, false); !valid.ok()) {
+  const InputOptions input = InputOptionsFor(shape);
+  if (absl::Status valid = ValidateModelOptions(options, input, false); !valid.ok()) {
     return valid;
   }
   absl::StatusOr<Task> task =
-      app::TaskFromOptions(input, options, "", shape.column_names, 0,
+      TaskFromOptions(input, options, "", shape.column_names, 0,
                            shape.num_inputs + shape.num_targets);
   if (!task.ok()) return task.status();
   task->class_labels = shape.class_labels;
   task->categorical_columns = shape.categorical_columns;
   task->category_buckets = shape.category_buckets;
   if (absl::Status valid = task->Validate(); !valid.ok()) return valid;
-  auto messages = std::make_unique<MessageBuffer>();
-  std::FILE* log = messages->file();
   std::unique_ptr<StreamEstimator> estimator(
-      new StreamEstimator(SettingsFor(std::move(options), block, log), std::move(messages)));
+      new StreamEstimator(SettingsFor(std::move(options), block)));
   if (absl::Status begun = estimator->pipeline_->Begin(*task); !begun.ok()) return begun;
   estimator->held_target_sums_.assign(static_cast<std::size_t>(task->num_outputs()), 0.0);
   estimator->encoded_targets_ = estimator->held_target_sums_;
@@ -98,10 +78,8 @@ template <class Real>
 absl::StatusOr<std::unique_ptr<StreamEstimator<Real>>> StreamEstimator<Real>::Resume(
     BasicCheckpoint<Real> checkpoint, int block, std::string source) {
   if (block < 1) return absl::InvalidArgumentError(absl::StrCat("block=", block, ": must be >= 1"));
-  auto messages = std::make_unique<MessageBuffer>();
-  std::FILE* log = messages->file();
   std::unique_ptr<StreamEstimator> estimator(
-      new StreamEstimator(SettingsFor(app::ModelOptions(), block, log), std::move(messages)));
+      new StreamEstimator(SettingsFor(ModelOptions(), block)));
   estimator->held_target_sums_.assign(
       static_cast<std::size_t>(checkpoint.record.task.num_outputs()), 0.0);
   if (absl::Status resumed = estimator->pipeline_->Resume(std::move(checkpoint), std::move(source));
@@ -123,14 +101,14 @@ absl::Status StreamEstimator<Real>::Learn(std::span<const double> inputs,
   call_first_sample_ = next_sample_;
   call_answers_ = answers;
   call_refused_ = &refused;
-  app::ParsedLine parsed;
-  parsed.kind = app::ParsedLine::Kind::kValues;
+  ParsedLine parsed;
+  parsed.kind = ParsedLine::Kind::kValues;
   parsed.labelled = true;
   absl::Status status;
   for (std::size_t row = 0; row < rows && status.ok(); ++row) {
     const std::span<const double> sample_targets = targets.subspan(row * num_targets, num_targets);
     if (!has_model()) {
-      app::EncodeTargets<double>(task(), sample_targets, encoded_targets_);
+      EncodeTargets<double>(task(), sample_targets, encoded_targets_);
       for (std::size_t output = 0; output < encoded_targets_.size(); ++output) {
         held_target_sums_[output] += encoded_targets_[output];
       }
@@ -157,14 +135,14 @@ absl::Status StreamEstimator<Real>::EndWarmUp(std::vector<RefusedSample>& refuse
 }
 
 template <class Real>
-bool StreamEstimator<Real>::Take(const app::LineOutcome& outcome) {
+bool StreamEstimator<Real>::Take(const LineOutcome& outcome) {
   const std::int64_t row = outcome.line_number - call_first_sample_;
   const bool in_call = row >= 0 && static_cast<std::size_t>(row) * answer_width() < call_answers_.size();
-  if (outcome.kind == app::LineOutcome::Kind::kAnswer && in_call) {
+  if (outcome.kind == LineOutcome::Kind::kAnswer && in_call) {
     std::copy_n(outcome.values.begin(), answer_width(),
                 call_answers_.begin() + row * answer_width());
   }
-  if (outcome.kind == app::LineOutcome::Kind::kBad && call_refused_ != nullptr) {
+  if (outcome.kind == LineOutcome::Kind::kBad && call_refused_ != nullptr) {
     call_refused_->push_back({outcome.line_number, std::string(outcome.reason)});
   }
   return true;

@@ -1,7 +1,7 @@
 // File: python/src/stream_estimator.h
 //
 // The engine behind the Python module's estimators: the command line's
-// stream pipeline (apps/stream_pipeline.h) fed with numbers instead of
+// stream pipeline (rffstream/stream/stream_pipeline.h) fed with numbers instead of
 // lines, so that a model learned in Python is the model `rffstream learn`
 // learns from the same samples — the same warm-up window (standardization,
 // automatic kernel, bandwidth and ridge), the same exact updates, the same
@@ -19,10 +19,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "pipeline/line_outcome.h"
-#include "core/options.h"
+#include "rffstream/stream/line_outcome.h"
+#include "rffstream/stream/options.h"
 #include "rffstream/checkpoint.h"
-#include "pipeline/stream_pipeline.h"
+#include "rffstream/stream/stream_pipeline.h"
 
 namespace rffstream::python {
 
@@ -48,30 +48,12 @@ struct RefusedSample {
   std::string reason;
 };
 
-// The warm-up decisions' notes (the pipeline writes them to a FILE*):
-// gathered in memory, for Python to show as warnings.
-class MessageBuffer {
- public:
-  MessageBuffer();
-  ~MessageBuffer();
-  MessageBuffer(const MessageBuffer&) = delete;
-  MessageBuffer& operator=(const MessageBuffer&) = delete;
-  std::FILE* file() { return file_; }
-  // What was written since the last call.
-  std::string Take();
-
- private:
-  char* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::FILE* file_ = nullptr;
-};
-
 template <class Real>
-class StreamEstimator : private app::OutcomeSink {
+class StreamEstimator : private OutcomeSink {
  public:
   // A new model; `block`: labelled rows learned together in one exact update.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<StreamEstimator>> Create(
-      app::ModelOptions options, int block, const EstimatorShape& shape);
+      ModelOptions options, int block, const EstimatorShape& shape);
   // A checkpoint's model, to go on learning and predicting.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<StreamEstimator>> Resume(
       BasicCheckpoint<Real> checkpoint, int block, std::string source);
@@ -99,10 +81,10 @@ class StreamEstimator : private app::OutcomeSink {
 
   bool has_model() const { return pipeline_->learner() != nullptr; }
   // Samples waiting in the warm-up window (none once the model exists).
-  const std::vector<app::WarmUpLine>& held() const { return pipeline_->held_lines(); }
+  const std::vector<WarmUpLine>& held() const { return pipeline_->held_lines(); }
   int window_samples() const { return pipeline_->window_lines(); }
   const BasicLearner<Real>& learner() const { return *pipeline_->learner(); }
-  const app::ModelStage<Real>& stage() const { return pipeline_->model(); }
+  const ModelStage<Real>& stage() const { return pipeline_->model(); }
 
   // Every output's value for k rows (k × num_outputs). REQUIRES: has_model().
   void Predict(std::span<const Real> inputs, std::span<double> outputs) const noexcept;
@@ -119,15 +101,16 @@ class StreamEstimator : private app::OutcomeSink {
   [[nodiscard]] absl::StatusOr<std::string> Serialize() const;
   [[nodiscard]] absl::Status Save(const std::string& path) const;
 
-  // Notes written while deciding on the warm-up window since the last call.
-  std::string TakeMessages() { return messages_->Take(); }
+  // The pipeline's notes (OutcomeSink::Note) since the last call.
+  std::string TakeMessages() { return std::exchange(notes_, std::string()); }
 
  private:
-  StreamEstimator(app::PipelineSettings settings, std::unique_ptr<MessageBuffer> messages);
-  bool Take(const app::LineOutcome& outcome) override;
+  explicit StreamEstimator(PipelineSettings settings);
+  bool Take(const LineOutcome& outcome) override;
+  void Note(std::string_view lines) override { notes_.append(lines); }
 
-  std::unique_ptr<MessageBuffer> messages_;
-  std::unique_ptr<app::StreamPipeline<Real>> pipeline_;
+  std::string notes_;
+  std::unique_ptr<StreamPipeline<Real>> pipeline_;
   std::int64_t next_sample_ = 1;
   // The current Learn() call: its first sample and where its answers go.
   std::int64_t call_first_sample_ = 0;

@@ -1,4 +1,4 @@
-// --ridge=auto past the warm-up window (apps/ridge_follower.h): the ridge
+// --ridge=auto past the warm-up window (rffstream/stream/ridge_follower.h): the ridge
 // chosen again by generalized cross-validation at 4 times the window's
 // lines, shown in the summary and kept in the checkpoint; not for float32,
 // nor when the ridge was given.

@@ -73,7 +73,7 @@ struct WarmUpScores {
 };
 
 // What a checkpoint holds besides the model.
-// --ridge=auto's later choices (rffstream's apps/ridge_follower.h), kept so
+// --ridge=auto's later choices (rffstream/stream/ridge_follower.h), kept so
 // that a loaded model goes on choosing as it would have: what they are made
 // on and when the next one comes, and the choices so far. Format 8 on;
 // none (window_samples 0) when the ridge does not follow.

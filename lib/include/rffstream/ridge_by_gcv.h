@@ -14,7 +14,7 @@
 // all from one eigendecomposition of G (O(D³) once, O(D) a candidate). A
 // window of 256 lines picks the ridge a 256-sample model needs; a stream
 // 4 or 16 times longer needs less (rffstream's --ridge=auto re-chooses it
-// so, apps/ridge_follower.h).
+// so, rffstream/stream/ridge_follower.h).
 //
 //   absl::StatusOr<rffstream::RidgeChoice> choice = rffstream::ChooseRidgeByGcv(
 //       gram, target_sums, target_squares, samples, current_ridge, rffstream::RidgeCandidates());

@@ -200,6 +200,12 @@ class BasicRls {
   // format 6, float64 ones before format 9), converted to S once here.
   void SaveState(internal::ByteWriter& writer) const;
   [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader, bool holds_covariance = false);
+  // LoadState's parts (rls_state.cpp): the fields read and checked to be a
+  // state learning can reach (the stored triangle into `triangle`); and an
+  // old checkpoint's P made the factor S, or, for float64 when P has no
+  // Cholesky factor, kept as P and marked unsound.
+  [[nodiscard]] absl::Status ReadState(internal::ByteReader& reader, std::vector<Real>& triangle);
+  [[nodiscard]] absl::Status FactorFromSavedCovariance(const std::string& source);
 
   // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz and P; S
   // from a P given in double (false if P is not positive definite), and

@@ -13,7 +13,7 @@ namespace {
 
 StreamOptions Parse(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), "rffstream");
-  RecordGivenFlags(arguments);
+  RecordGivenOptions(arguments);
   std::vector<char*> pointers;
   for (std::string& argument : arguments) pointers.push_back(argument.data());
   absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());

@@ -1,0 +1,115 @@
+#include "front/stream_options.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "core/distinct_files.h"
+#include "rffstream/stream/input_format.h"
+#include "rffstream/stream/model_options.h"
+#include "rffstream/checkpoint.h"
+
+namespace rffstream::app {
+namespace {
+
+// The values each option takes (blocks, threads, counts, intervals), and
+// the options that exclude each other.
+absl::Status CheckValues(const StreamOptions& options) {
+  const OutputOptions& output = options.output;
+  const CheckpointOptions& checkpoint = options.checkpoint;
+  if (output.block < 1) return absl::InvalidArgumentError("--block must be >= 1");
+  if (options.parallel.threads < 0 || options.parallel.threads > kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--threads=", options.parallel.threads, ": must be in [0, ", kMaxThreads, "]"));
+  }
+  if (output.block > 1 && output.variance) {
+    return absl::InvalidArgumentError(
+        "--variance needs each prediction before the next update: use it with --block=1");
+  }
+  if (output.variance && OutputsFor(options.input_format) > 1) {
+    return absl::InvalidArgumentError("--variance is for a single regression target");
+  }
+  if (options.model.standardize < 0) {
+    return absl::InvalidArgumentError("--standardize must be >= 0");
+  }
+  if (options.input_format.max_line_bytes <= 0) {
+    return absl::InvalidArgumentError("--max_line_bytes must be positive");
+  }
+  if (output.progress_every < 0) {
+    return absl::InvalidArgumentError("--progress_every must be >= 0");
+  }
+  // Written so that NaN fails too (it would silently mean "never").
+  if (checkpoint.save_every < 0 || !(checkpoint.save_interval >= 0) ||
+      !std::isfinite(checkpoint.save_interval)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--save_every and --save_interval must be >= 0 and finite, got ", checkpoint.save_every,
+        " and ", checkpoint.save_interval));
+  }
+  const ServerOptions& server = options.server;
+  if (!(server.idle_timeout >= 0) || !std::isfinite(server.idle_timeout)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--idle_timeout=", server.idle_timeout, ": must be >= 0 and finite seconds (0: never)"));
+  }
+  if (server.fields < 0 || server.fields == 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--fields=", server.fields, ": a data line has at least 2 fields (inputs and a target); "
+        "0 takes the count from the model or the warm-up"));
+  }
+  if (options.input_format.given.Has("target") && options.input_format.given.Has("targets")) {
+    return absl::InvalidArgumentError(
+        "--target and --targets are exclusive: --target names one target column, --targets several");
+  }
+  return absl::OkStatus();
+}
+
+// The files: each option that needs another has it, no output is an input,
+// and a checkpoint path can be written.
+absl::Status CheckFiles(const StreamOptions& options) {
+  const OutputOptions& output = options.output;
+  const CheckpointOptions& checkpoint = options.checkpoint;
+  if ((checkpoint.save_every > 0 || checkpoint.save_interval > 0) && checkpoint.save.empty()) {
+    return absl::InvalidArgumentError("--save_every and --save_interval need --save=FILE");
+  }
+  // No output may be an input. --save may name the model --load read: it is
+  // replaced whole, atomically, once the new model is complete.
+  const NamedPath predictions{"--predictions", output.predictions};
+  const NamedPath metrics_out{"--metrics_out", output.metrics_out};
+  const NamedPath port_file{"--port_file", options.server.port_file};
+  const NamedPath load{"--load", checkpoint.load};
+  const NamedPath save{"--save", checkpoint.save};
+  const NamedPath input{"--input", options.input};
+  const NamedPath outputs_but_save[] = {predictions, metrics_out, port_file};
+  const NamedPath outputs[] = {predictions, metrics_out, port_file, save};
+  if (absl::Status spared = CheckOutputsSpareInputs({&load, 1}, outputs_but_save); !spared.ok()) {
+    return spared;
+  }
+  if (absl::Status spared = CheckOutputsSpareInputs({&input, 1}, outputs); !spared.ok()) {
+    return spared;
+  }
+  // A checkpoint that cannot be written is found out now, not after hours of learning.
+  if (!checkpoint.save.empty()) {
+    if (absl::Status usable = CheckCheckpointPath(checkpoint.save); !usable.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message()));
+    }
+  }
+  if (options.server.follow && (checkpoint.load.empty() || !checkpoint.save.empty())) {
+    return absl::InvalidArgumentError(
+        "--follow answers with the model at --load=FILE and learns nothing: it needs --load and "
+        "takes no --save");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateStreamOptions(const StreamOptions& options, bool can_infer_dimension) {
+  if (absl::Status values = CheckValues(options); !values.ok()) return values;
+  if (absl::Status files = CheckFiles(options); !files.ok()) return files;
+  const CheckpointOptions& checkpoint = options.checkpoint;
+  if (absl::Status status = ValidateInputOptions(options.input_format, can_infer_dimension);
+      !status.ok()) {
+    return status;
+  }
+  return ValidateModelOptions(options.model, options.input_format, !checkpoint.load.empty());
+}
+
+}  // namespace rffstream::app

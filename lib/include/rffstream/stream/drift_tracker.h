@@ -1,0 +1,85 @@
+// File: rffstream/stream/drift_tracker.h
+//
+// --forget=auto: the model learns with β = 1 (every sample weighs the same:
+// exact ridge on a stationary stream) and watches its a-priori errors
+// (rffstream/change_detector.h: a fast detector and a slow one). When they
+// rise to a new level and stay
+// there, what it learned no longer holds: it forgets to its prior and
+// learns the last kRelearnedLines lines again, which mostly follow the new
+// regime, so that it tracks the change at once instead of weighing it
+// against everything before. Memory: kRelearnedLines inputs and targets.
+#ifndef RFFSTREAM_STREAM_DRIFT_TRACKER_H_
+#define RFFSTREAM_STREAM_DRIFT_TRACKER_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rffstream/change_detector.h"
+#include "rffstream/checkpoint.h"
+#include "rffstream/learner.h"
+
+namespace rffstream {
+
+template <class Real>
+class DriftTracker {
+ public:
+  static constexpr int kRelearnedLines = 64;
+
+  struct Drift {
+    std::int64_t line = 0;  // where it was detected
+    double size = 0;        // the error level then, over the level before
+  };
+
+  DriftTracker(int input_dimension, int num_outputs);
+
+  // A labelled line about to be learned, in stream order (the warm-up
+  // window's too, whose errors are not the model's and are not observed).
+  // False when it is not kept: numbers the model's precision cannot hold.
+  bool Remember(std::span<const double> inputs, std::span<const Real> targets);
+  // Its a-priori predictions once learned; true when the stream changed.
+  bool Observe(std::int64_t line, std::span<const Real> targets, std::span<const Real> priors);
+  // The model forgets everything but the lines remembered, which it learns
+  // (with `ridge` as its prior's λ when > 0: --ridge=auto's window choice).
+  void Restart(BasicLearner<Real>& learner, double ridge = 0);
+
+  const std::vector<Drift>& drifts() const { return drifts_; }
+  // The targets the last Restart() learned again, in order.
+  std::span<const Real> relearned_targets() const { return ordered_targets_; }
+  // The lines the model has learned since its last restart (its memory).
+  std::int64_t lines_since_restart() const { return lines_since_restart_; }
+
+  // Its state, for a checkpoint (the changes it listed are not kept: the
+  // checkpoint counts them), and back: a state that does not fit this
+  // tracker (other detectors, more lines than it remembers) is refused.
+  // `unlearned`: the newest lines remembered that the model has not learned
+  // yet (a block still filling), left out as the model does not hold them.
+  DriftTrackingState State(int unlearned = 0) const;
+  [[nodiscard]] bool Restore(const DriftTrackingState& state);
+
+ private:
+  // A fast one for abrupt changes, a slow one for gradual drift, whose
+  // errors rise too slowly for the fast one's reference to fall behind.
+  ChangeDetector fast_;
+  ChangeDetector slow_;
+  const std::size_t input_dimension_;
+  const std::size_t num_outputs_;
+  // The last kRelearnedLines lines, a ring: `next_` is the oldest once full.
+  std::vector<Real> inputs_;
+  std::vector<Real> targets_;
+  int remembered_ = 0;
+  int next_ = 0;
+  std::vector<Real> ordered_inputs_;  // the ring in order, for a restart
+  std::vector<Real> ordered_targets_;
+  // The ring's lines from the oldest on.
+  void OrderRing(std::vector<Real>& inputs_in_order, std::vector<Real>& targets_in_order) const;
+  std::vector<Drift> drifts_;
+  std::int64_t lines_since_restart_ = 0;
+};
+
+extern template class DriftTracker<float>;
+extern template class DriftTracker<double>;
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_STREAM_DRIFT_TRACKER_H_

@@ -1,0 +1,171 @@
+// File: rffstream/stream/model_stage.h
+//
+// The model stage of the stream pipeline: a data line's numbers in, its
+// answer out. Maps the inputs to features (unless the reading thread did),
+// predicts, and learns from a labelled line — its targets encoded for the
+// task (classes as +1/-1 one-vs-rest), alone or in a block of k with one
+// exact rank-k update — and keeps the running metrics that checkpoints save.
+#ifndef RFFSTREAM_STREAM_MODEL_STAGE_H_
+#define RFFSTREAM_STREAM_MODEL_STAGE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "rffstream/stream/drift_tracker.h"
+#include "rffstream/stream/ridge_follower.h"
+#include "rffstream/stream/line_outcome.h"
+#include "rffstream/checkpoint.h"
+#include "rffstream/classification_metrics.h"
+#include "rffstream/information_delta.h"
+#include "rffstream/learner.h"
+#include "rffstream/regression_metrics.h"
+#include "rffstream/task.h"
+#include "rffstream/thread_pool.h"
+
+namespace rffstream {
+
+template <class Real>
+class ModelStage {
+ public:
+  struct Settings {
+    bool learns = true;          // false: predict (and score) only
+    bool with_variance = false;  // answers hold the prediction and its variance
+    int block_size = 1;          // labelled lines learned together
+    // Threads for each sample's work (--threads); 0: as many as pay for the
+    // model's size on this machine (ThreadPool::RecommendedThreads).
+    int threads = 1;
+    // --ridge=auto's later choices (ridge_follower.h); false when a ridge
+    // was given (with --load: keep the model's).
+    bool ridge_follows = true;
+  };
+
+  explicit ModelStage(Settings settings) : settings_(settings) {}
+
+  // Sizes the stage for `task`; refuses --variance for several outputs or
+  // with blocks.
+  [[nodiscard]] absl::Status SetTask(const Task& task);
+  // The model, once built; SetTask first.
+  void Start(BasicLearner<Real> learner);
+  // A loaded model, its task and, when learning, its metrics.
+  [[nodiscard]] absl::Status Resume(BasicCheckpoint<Real> checkpoint);
+
+  const BasicLearner<Real>* learner() const { return learner_ ? &*learner_ : nullptr; }
+
+  // Data-parallel learning (the program's distributed_learn.h): every
+  // sample learned from now on also goes to `delta` (nullptr: none); the learner, to
+  // continue from the merged state; the model and metrics as a checkpoint;
+  // and the metrics replaced by those of every process.
+  // A sample's clock is its line number less `clock_offset` (the header).
+  void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset) {
+    delta_ = delta;
+    clock_offset_ = clock_offset;
+    if (delta_ != nullptr) {  // one shared model: no rank restarts it or changes it alone
+      drift_.reset();
+      ridge_.reset();
+    }
+  }
+  BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
+  BasicCheckpoint<Real> Snapshot() const;
+  void SetMetrics(const CheckpointRecord& record);
+
+  // One data line: `mapped_row` is its feature row, or empty to map it here.
+  // Its outcome goes to `sink` now, or when its block is learned. Returns
+  // the sink's verdict (false: stop).
+  bool Process(std::int64_t line_number, std::span<const double> inputs,
+               std::span<const Real> mapped_row, bool labelled, std::span<const double> targets,
+               OutcomeSink& sink);
+  // Learns the lines waiting for a full block and passes on their outcomes.
+  bool FlushBlock(OutcomeSink& sink);
+
+  // The warm-up window (stream_pipeline.h): a line answered with another
+  // model's `outputs` (encoded as this learner's) and `variance` (answered
+  // with --variance), scored like any other;
+  // once the model exists, the window's lines learned without an answer;
+  // then the end of the window, whose metrics stay apart (warm_up()).
+  bool AnswerProvisionally(std::int64_t line_number, std::span<const double> outputs,
+                           double variance, bool labelled, std::span<const double> targets,
+                           OutcomeSink& sink);
+  void LearnWithoutAnswer(std::int64_t line_number, std::span<const double> inputs,
+                          std::span<const double> targets);
+  void EndWarmUp();
+
+  // Refuses to save a model that is no longer sound (the file keeps the
+  // last good one).
+  [[nodiscard]] absl::Status Save(const std::string& path) const;
+  // OK, or why the model stopped being sound (BasicLearner::CheckSound).
+  [[nodiscard]] absl::Status CheckSound() const {
+    return learner_ ? learner_->CheckSound() : absl::OkStatus();
+  }
+
+  const Task& task() const { return task_; }
+  const RegressionMetrics& metrics() const { return metrics_; }  // of the first target
+  // Of every target.
+  const std::vector<RegressionMetrics>& target_metrics() const { return target_metrics_; }
+  const ClassificationMetrics& classification() const { return classification_; }
+  std::int64_t predicted_only() const { return predicted_only_; }  // unlabelled lines answered
+  // The part of the metrics that the warm-up window's provisional model earned.
+  const WarmUpScores& warm_up() const { return warm_up_; }
+  // With --forget=auto, what the drift tracking saw; else null.
+  const DriftTracker<Real>* drift() const { return drift_ ? &*drift_ : nullptr; }
+  // With --ridge=auto, the ridge's later choices (ridge_follower.h); else null.
+  const RidgeFollower<Real>* ridge_follower() const { return ridge_ ? &*ridge_ : nullptr; }
+  std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
+
+  static constexpr std::string_view kTooLarge =
+      "a number is too large for the model (its features, prediction or update would not be "
+      "finite)";
+
+ private:
+  // The answer of a line, and its score when labelled.
+  bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
+              std::span<const double> labels, OutcomeSink& sink);
+  bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
+  // The drift tracker's restart, which the ridge's sums follow.
+  void RestartOnDrift();
+  // The drift tracker's state, its missing inputs filled in.
+  DriftTrackingState TrackingStateToSave() const;
+
+  const Settings settings_;
+  Task task_;
+  std::optional<BasicLearner<Real>> learner_;
+  std::shared_ptr<ThreadPool> pool_;  // kept across reloaded models
+  RegressionMetrics metrics_;
+  std::vector<RegressionMetrics> target_metrics_;
+  ClassificationMetrics classification_{0};
+  WarmUpScores warm_up_;
+  std::optional<DriftTracker<Real>> drift_;
+  std::optional<RidgeFollower<Real>> ridge_;
+  std::int64_t drift_restarts_before_ = 0;  // a loaded model's
+  std::int64_t predicted_only_ = 0;
+  BasicInformationDelta<Real>* delta_ = nullptr;
+  std::int64_t clock_offset_ = 0;
+  // Per-line buffers, sized once.
+  std::vector<Real> converted_inputs_;
+  std::vector<Real> feature_row_;
+  std::vector<Real> model_targets_;
+  std::vector<Real> priors_;
+  std::vector<double> answer_;
+  // Labelled lines waiting for a full block: feature rows (or, with
+  // threads, inputs), model targets, labels, line numbers; and the block's
+  // a-priori predictions.
+  std::vector<Real> block_rows_;
+  std::vector<Real> block_inputs_;
+  std::vector<Real> block_targets_;
+  std::vector<double> block_labels_;
+  std::vector<std::int64_t> block_line_numbers_;
+  // The block's lines drift tracking remembers: not learned until the block is.
+  int block_lines_remembered_ = 0;
+  std::vector<Real> block_priors_;
+};
+
+extern template class ModelStage<float>;
+extern template class ModelStage<double>;
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_STREAM_MODEL_STAGE_H_

@@ -1,0 +1,80 @@
+// File: rffstream/stream/ridge_follower.h
+//
+// --ridge=auto past the warm-up window. The window's leave-one-out choice
+// fits a model of its own length (256 lines); the stream grows into a
+// model of many more samples, which needs less regularization. So when the
+// model has learned 4, 16, 64, ... times the window's lines (since it
+// started, or since a drift restart), the ridge is chosen again by
+// generalized cross-validation on everything it learned
+// (rffstream/ridge_by_gcv.h: the model's information form and the targets'
+// sums of squares, kept here), and set exactly (BasicLearner::SetRidge).
+// Each choice costs O(D³) once; the bandwidth and the standardization stay
+// the window's (they would need the data again). For float64 models of the
+// squared loss with β = 1 (--forget=auto or 1), learning alone (not under
+// mpirun, whose ranks share one model). Not float32: GCV subtracts the
+// explained sum of squares from the targets' and float32's weights are too
+// coarse for the difference (measured: its scores off by 40 % at the
+// current ridge). The state goes into checkpoints (RidgeFollowState), so a
+// loaded model goes on choosing as it would have.
+#ifndef RFFSTREAM_STREAM_RIDGE_FOLLOWER_H_
+#define RFFSTREAM_STREAM_RIDGE_FOLLOWER_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rffstream/checkpoint.h"
+#include "rffstream/learner.h"
+
+namespace rffstream {
+
+template <class Real>
+class RidgeFollower {
+ public:
+  // The first choice comes at kFirstMultiple times the window's samples,
+  // each next one at kGrowth times the last.
+  static constexpr int kFirstMultiple = 4;
+  static constexpr int kGrowth = 4;
+  // The least relative gain in the GCV score that changes the ridge.
+  static constexpr double kMinimumGain = 0.01;
+
+  explicit RidgeFollower(int num_outputs);
+  // A loaded model's. REQUIRES: state.window_samples > 0.
+  explicit RidgeFollower(RidgeFollowState state) : state_(std::move(state)) {}
+
+  // The warm-up window ended with the model having learned `samples` with
+  // the window's `ridge`: the choices come from then on.
+  void WindowEnded(std::int64_t samples, double ridge);
+  // The ridge a restarted model starts from: the window's choice (the one
+  // chosen for a grown model would be too small for a few lines).
+  double window_ridge() const { return state_.window_ridge; }
+  // A sample the model learned: its targets as the model learned them.
+  void Learned(std::span<const Real> targets);
+  // The model started over from the window's ridge and learned these rows
+  // of targets again (at the stream's `line`; recorded as a change of 0
+  // samples when the ridge was another).
+  void Restarted(std::int64_t line, double ridge_before, std::span<const Real> targets);
+  // Whether a choice falls due once `pending` more samples are learned (a
+  // block ends there, so that the choice is made on the same samples
+  // however the blocks are cut).
+  bool DueAfter(std::int64_t pending) const {
+    return state_.window_samples > 0 && state_.samples + pending >= state_.next_choice;
+  }
+  // Re-chooses the ridge when the model has grown enough since the last
+  // choice (`line`: the stream's line, for the record).
+  void MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner);
+
+  // The choices that changed the ridge, in stream order.
+  const std::vector<RidgeFollowState::Change>& changes() const { return state_.changes; }
+  const RidgeFollowState& state() const { return state_; }
+
+ private:
+  RidgeFollowState state_;
+};
+
+extern template class RidgeFollower<float>;
+extern template class RidgeFollower<double>;
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_STREAM_RIDGE_FOLLOWER_H_

@@ -1,0 +1,262 @@
+#include "rffstream/stream/model_stage.h"
+
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "rffstream/stream/task_outputs.h"
+
+namespace rffstream {
+
+template <class Real>
+absl::Status ModelStage<Real>::SetTask(const Task& task) {
+  if (settings_.with_variance && task.num_outputs() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--variance is for a single regression target; the model has ", task.num_outputs(),
+        " outputs"));
+  }
+  if (settings_.with_variance && settings_.block_size > 1) {
+    return absl::InvalidArgumentError(
+        "--variance needs each prediction before the next update: use it with --block=1");
+  }
+  task_ = task;
+  classification_ = ClassificationMetrics(task_.num_classes);
+  const auto outputs = static_cast<std::size_t>(task_.num_outputs());
+  target_metrics_.assign(outputs, RegressionMetrics());
+  converted_inputs_.assign(static_cast<std::size_t>(task_.num_inputs()), Real{0});
+  model_targets_.assign(outputs, Real{0});
+  priors_.assign(outputs, Real{0});
+  answer_.reserve(std::max<std::size_t>(outputs, 2));
+  return absl::OkStatus();
+}
+
+template <class Real>
+void ModelStage<Real>::Start(BasicLearner<Real> learner) {
+  learner_.emplace(std::move(learner));
+  // Threads share learning's work (predicting needs none), at most one a
+  // part of it.
+  const int threads = std::min(settings_.threads > 0
+                                   ? settings_.threads
+                                   : ThreadPool::RecommendedThreads(learner_->row_length(),
+                                                                    ThreadPool::AvailableCores()),
+                               learner_->rls().parts());
+  if (settings_.learns && threads > 1) {
+    if (pool_ == nullptr || pool_->size() != threads) pool_ = std::make_shared<ThreadPool>(threads);
+    learner_->SetThreadPool(pool_);
+  }
+  feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
+  // A data-parallel run's ranks merge one shared model: none restarts alone.
+  if (task_.drift_from_stream && settings_.learns && delta_ == nullptr) {
+    drift_.emplace(task_.num_inputs(), task_.num_outputs());
+  }
+  // The ridge follows the stream when the window chose it (ridge_follower.h);
+  // float32's state is too coarse for the sums of squares GCV subtracts.
+  ridge_.reset();
+  const LearnerConfig& config = learner_->config();
+  if (std::is_same_v<Real, double> && task_.ridge_from_warm_up && settings_.ridge_follows &&
+      settings_.learns &&
+      delta_ == nullptr && config.loss == Loss::kSquared && config.forgetting == 1.0) {
+    ridge_.emplace(task_.num_outputs());
+  }
+}
+
+template <class Real>
+bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double> inputs,
+                               std::span<const Real> mapped_row, bool labelled,
+                               std::span<const double> targets, OutcomeSink& sink) {
+  const bool learns = labelled && settings_.learns;
+  if (learns && settings_.block_size > 1) {
+    // With threads, a block keeps its inputs: LearnBlock maps them on the
+    // pool's threads. (A data-parallel run's deltas need the rows.)
+    // Chosen at a block's first line, so that a block never mixes the two.
+    const bool keeps_inputs = block_line_numbers_.empty()
+                                  ? learner_->thread_pool() != nullptr && delta_ == nullptr
+                                  : !block_inputs_.empty();
+    if (keeps_inputs) {
+      block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
+    } else {
+      block_rows_.insert(block_rows_.end(), mapped_row.begin(), mapped_row.end());
+      if (mapped_row.empty()) {
+        std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+        learner_->MapRow(converted_inputs_, feature_row_);
+        block_rows_.insert(block_rows_.end(), feature_row_.begin(), feature_row_.end());
+      }
+    }
+    block_targets_.resize(block_targets_.size() + model_targets_.size());
+    EncodeTargets<Real>(task_, targets,
+                        std::span<Real>(block_targets_).last(model_targets_.size()));
+    if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
+      ++block_lines_remembered_;
+    }
+    block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
+    block_line_numbers_.push_back(line_number);
+    const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
+    if (pending == settings_.block_size || (ridge_ && ridge_->DueAfter(pending))) {
+      return FlushBlock(sink);
+    }
+    return true;
+  }
+  std::span<const Real> row = mapped_row;
+  if (row.empty()) {
+    std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+    learner_->MapRow(converted_inputs_, feature_row_);
+    row = feature_row_;
+  }
+  if (!FlushBlock(sink)) return false;  // answers stay in input order
+  // The variance is that of the prediction made before learning.
+  const Real variance =
+      settings_.with_variance ? learner_->PredictRowWithVariance(row).variance : Real{0};
+  if (learns) {
+    EncodeTargets<Real>(task_, targets, model_targets_);
+    if (drift_) drift_->Remember(inputs, model_targets_);
+    if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
+    if (delta_ != nullptr) delta_->Add(row, model_targets_, line_number - clock_offset_);
+    if (ridge_) ridge_->Learned(model_targets_);
+    if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) RestartOnDrift();
+    if (ridge_) ridge_->MaybeRechoose(line_number, *learner_);
+    return Answer(line_number, priors_, variance, targets, sink);
+  }
+  if (!labelled) ++predicted_only_;
+  learner_->PredictRowOutputs(row, priors_);
+  if (!AllFinite<Real>(priors_)) return Refuse(line_number, sink);
+  return Answer(line_number, priors_, variance, labelled ? targets : std::span<const double>(),
+                sink);
+}
+
+template <class Real>
+bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
+  if (block_line_numbers_.empty()) return true;
+  const std::size_t outputs = model_targets_.size();
+  const auto labels = static_cast<std::size_t>(task_.num_targets());
+  const auto row_length = static_cast<std::size_t>(learner_->row_length());
+  block_priors_.resize(block_targets_.size());
+  block_lines_remembered_ = 0;  // learned now
+  if (block_inputs_.empty()) {
+    learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
+  } else {
+    learner_->LearnBlock(block_inputs_, block_targets_, block_priors_);
+  }
+  // Every line of the block was learned or refused: all get their outcome,
+  // even when the sink asks to stop at one of them.
+  bool go_on = true;
+  bool drifted = false;
+  for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
+    const std::span<const Real> priors =
+        std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
+    if (delta_ != nullptr && AllFinite<Real>(priors)) {
+      delta_->Add(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
+                  std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
+                  block_line_numbers_[s] - clock_offset_);
+    }
+    if (ridge_ && AllFinite<Real>(priors)) {
+      ridge_->Learned(std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
+    }
+    if (drift_ && AllFinite<Real>(priors)) {
+      drifted |= drift_->Observe(block_line_numbers_[s],
+                                 std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
+                                 priors);
+    }
+    const bool taken =
+        AllFinite<Real>(priors)
+            ? Answer(block_line_numbers_[s], priors, Real{0},
+                     std::span<const double>(block_labels_).subspan(s * labels, labels), sink)
+            : Refuse(block_line_numbers_[s], sink);
+    go_on = go_on && taken;
+  }
+  if (drifted) RestartOnDrift();  // the whole block was learned before
+  if (ridge_ && !block_line_numbers_.empty()) {
+    ridge_->MaybeRechoose(block_line_numbers_.back(), *learner_);
+  }
+  block_rows_.clear();
+  block_inputs_.clear();
+  block_targets_.clear();
+  block_labels_.clear();
+  block_line_numbers_.clear();
+  return go_on;
+}
+
+template <class Real>
+bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
+                                           std::span<const double> outputs, double variance,
+                                           bool labelled, std::span<const double> targets,
+                                           OutcomeSink& sink) {
+  std::copy(outputs.begin(), outputs.end(), priors_.begin());
+  if (!labelled) ++predicted_only_;
+  return Answer(line_number, priors_, static_cast<Real>(variance),
+                labelled ? targets : std::span<const double>(), sink);
+}
+
+template <class Real>
+void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
+                                          std::span<const double> inputs,
+                                          std::span<const double> targets) {
+  std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+  learner_->MapRow(converted_inputs_, feature_row_);
+  EncodeTargets<Real>(task_, targets, model_targets_);
+  if (drift_) drift_->Remember(inputs, model_targets_);
+  // A refused line was answered already; it is simply not learned.
+  if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
+  if (delta_ != nullptr) delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
+  if (ridge_) ridge_->Learned(model_targets_);
+}
+
+template <class Real>
+void ModelStage<Real>::RestartOnDrift() {
+  const double ridge = learner_->config().ridge;
+  drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
+  if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
+}
+
+template <class Real>
+void ModelStage<Real>::EndWarmUp() {
+  if (ridge_ && learner_) ridge_->WindowEnded(learner_->samples_learned(), learner_->config().ridge);
+  warm_up_.regression = metrics_;
+  warm_up_.classified = classification_.count();
+  warm_up_.classified_right = classification_.correct();
+}
+
+template <class Real>
+bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> outputs,
+                              Real variance, std::span<const double> labels, OutcomeSink& sink) {
+  answer_.clear();
+  if (task_.is_classifier()) {
+    answer_.push_back(PredictedClass(outputs));
+  } else {
+    answer_.assign(outputs.begin(), outputs.end());
+    if (settings_.with_variance) answer_.push_back(variance);
+  }
+  if (!labels.empty()) {
+    if (task_.is_classifier()) {
+      classification_.Add(PredictedClass(outputs), static_cast<int>(labels[0]));
+    } else {
+      for (std::size_t output = 0; output < outputs.size(); ++output) {
+        target_metrics_[output].Add(outputs[output], labels[output]);
+      }
+      metrics_.Add(outputs[0], labels[0]);
+    }
+  }
+  LineOutcome outcome;
+  outcome.kind = LineOutcome::Kind::kAnswer;
+  outcome.line_number = line_number;
+  outcome.values = answer_;
+  outcome.scored = !labels.empty();
+  return sink.Take(outcome);
+}
+
+template <class Real>
+bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) const {
+  // Refused because the model itself is no longer sound: the line's answer
+  // is that error (the pipeline's), not "too large", which would blame it.
+  if (!CheckSound().ok()) return true;
+  LineOutcome outcome;
+  outcome.kind = LineOutcome::Kind::kBad;
+  outcome.line_number = line_number;
+  outcome.reason = kTooLarge;
+  return sink.Take(outcome);
+}
+
+template class ModelStage<float>;
+template class ModelStage<double>;
+
+}  // namespace rffstream

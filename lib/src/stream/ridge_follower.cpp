@@ -1,0 +1,75 @@
+#include "rffstream/stream/ridge_follower.h"
+
+#include <algorithm>
+
+#include "rffstream/ridge_by_gcv.h"
+
+namespace rffstream {
+
+template <class Real>
+RidgeFollower<Real>::RidgeFollower(int num_outputs) {
+  state_.target_squares.assign(static_cast<std::size_t>(num_outputs), 0.0);
+}
+
+template <class Real>
+void RidgeFollower<Real>::WindowEnded(std::int64_t samples, double ridge) {
+  state_.window_samples = std::max<std::int64_t>(samples, 1);
+  state_.window_ridge = ridge;
+  state_.next_choice = kFirstMultiple * state_.window_samples;
+}
+
+template <class Real>
+void RidgeFollower<Real>::Learned(std::span<const Real> targets) {
+  for (std::size_t output = 0; output < state_.target_squares.size(); ++output) {
+    const double target = targets[output];
+    state_.target_squares[output] += target * target;
+  }
+  ++state_.samples;
+}
+
+template <class Real>
+void RidgeFollower<Real>::Restarted(std::int64_t line, double ridge_before,
+                                    std::span<const Real> targets) {
+  if (state_.window_samples > 0 && ridge_before != state_.window_ridge) {
+    state_.changes.push_back({line, 0, ridge_before, state_.window_ridge});
+  }
+  std::fill(state_.target_squares.begin(), state_.target_squares.end(), 0.0);
+  state_.samples = 0;
+  const std::size_t outputs = state_.target_squares.size();
+  for (std::size_t row = 0; row + outputs <= targets.size(); row += outputs) {
+    Learned(targets.subspan(row, outputs));
+  }
+  // The restarted model grows from few lines again: its first choice comes
+  // when it has learned as many as the first one after the window.
+  if (state_.window_samples > 0) state_.next_choice = kFirstMultiple * state_.window_samples;
+}
+
+template <class Real>
+void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner) {
+  if (!DueAfter(0)) return;
+  state_.next_choice = state_.samples * kGrowth;
+  absl::StatusOr<typename BasicRls<Real>::InformationForm> form = learner.rls().ToInformationForm();
+  if (!form.ok()) return;  // the model goes on with its ridge
+  const double ridge = learner.config().ridge;
+  const auto dimension = static_cast<std::size_t>(learner.rls().dimension());
+  for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] -= ridge;
+  absl::StatusOr<RidgeChoice> choice =
+      ChooseRidgeByGcv(form->information, form->target_sums, state_.target_squares,
+                       state_.samples, ridge, RidgeCandidates());
+  // A change must gain more than kMinimumGain: GCV's curve is flat near its
+  // least, where the rounding of another build (or another machine's
+  // eigensolver) could flip the choice, and a negligible gain is no reason
+  // to move.
+  if (!choice.ok() || choice->ridge == ridge ||
+      !(choice->score < (1 - kMinimumGain) * choice->current_score)) {
+    return;
+  }
+  if (learner.SetRidge(choice->ridge).ok()) {
+    state_.changes.push_back({line, state_.samples, ridge, choice->ridge});
+  }
+}
+
+template class RidgeFollower<float>;
+template class RidgeFollower<double>;
+
+}  // namespace rffstream

@@ -1,0 +1,76 @@
+#include "rffstream/stream.h"
+
+#include <utility>
+
+#include "rffstream/stream/model_loading.h"
+#include "rffstream/stream/model_options.h"
+
+namespace rffstream {
+namespace {
+
+template <class Real>
+class StreamOfPrecision final : public Stream {
+ public:
+  StreamOfPrecision(PipelineSettings settings, OutcomeSink& sink)
+      : pipeline_(std::move(settings), sink) {}
+
+  absl::Status Push(std::string_view line) override { return pipeline_.Push(++lines_, line); }
+  absl::Status Finish() override { return pipeline_.Finish(); }
+  absl::Status Save(const std::string& path) const override { return pipeline_.Save(path); }
+
+  int bytes_per_number() const override { return sizeof(Real); }
+  bool has_model() const override { return pipeline_.learner() != nullptr; }
+  const Task& task() const override { return pipeline_.task(); }
+  std::int64_t samples_learned() const override { return pipeline_.model().samples_learned(); }
+  const RegressionMetrics& metrics() const override { return pipeline_.model().metrics(); }
+  const ClassificationMetrics& classification() const override {
+    return pipeline_.model().classification();
+  }
+
+  StreamPipeline<Real>& pipeline() { return pipeline_; }
+
+ private:
+  StreamPipeline<Real> pipeline_;
+  std::int64_t lines_ = 0;
+};
+
+template <class Real>
+absl::StatusOr<std::unique_ptr<Stream>> Resume(const std::string& path, PipelineSettings settings,
+                                               OutcomeSink& sink) {
+  absl::StatusOr<BasicCheckpoint<Real>> loaded =
+      LoadModel<Real>(path, settings.model, settings.input);
+  if (!loaded.ok()) return loaded.status();
+  auto stream = std::make_unique<StreamOfPrecision<Real>>(std::move(settings), sink);
+  if (absl::Status resumed = stream->pipeline().Resume(*std::move(loaded), path); !resumed.ok()) {
+    return resumed;
+  }
+  return stream;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Stream>> Stream::Create(PipelineSettings settings,
+                                                       OutcomeSink& sink) {
+  if (absl::Status valid = ValidateModelOptions(settings.model, settings.input, false);
+      !valid.ok()) {
+    return valid;
+  }
+  absl::StatusOr<int> bytes = ModelBytesPerNumber(settings.model, "");
+  if (!bytes.ok()) return bytes.status();
+  if (*bytes == 4) return std::make_unique<StreamOfPrecision<float>>(std::move(settings), sink);
+  return std::make_unique<StreamOfPrecision<double>>(std::move(settings), sink);
+}
+
+absl::StatusOr<std::unique_ptr<Stream>> Stream::Load(const std::string& path,
+                                                     PipelineSettings settings,
+                                                     OutcomeSink& sink) {
+  if (absl::Status valid = ValidateModelOptions(settings.model, settings.input, true); !valid.ok()) {
+    return valid;
+  }
+  absl::StatusOr<int> bytes = ModelBytesPerNumber(settings.model, path);
+  if (!bytes.ok()) return bytes.status();
+  return *bytes == 4 ? Resume<float>(path, std::move(settings), sink)
+                     : Resume<double>(path, std::move(settings), sink);
+}
+
+}  // namespace rffstream
