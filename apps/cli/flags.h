@@ -9,6 +9,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
+#include "absl/status/statusor.h"
 #include "cli/command_line.h"
 #include "core/options.h"
 
@@ -31,10 +32,10 @@ void NoteIfGiven(const absl::Flag<T>& flag, GivenOptions& given) {
 }
 
 // Reads the flags (after absl::ParseCommandLine): main does, once.
-StreamOptions StreamOptionsFromFlags();
+absl::StatusOr<StreamOptions> StreamOptionsFromFlags();
 
 InputOptions InputOptionsFromFlags();
-ModelOptions ModelOptionsFromFlags();
+absl::StatusOr<ModelOptions> ModelOptionsFromFlags();
 ServerOptions ServerOptionsFromFlags();
 // The model file and format are the stream commands' --load and --format.
 ExportOptions ExportOptionsFromFlags(const StreamOptions& stream);

@@ -176,8 +176,14 @@ int main(int argc, char** argv) {
   KeepBlockBuffersMapped();
   const std::string_view command = positional[1];
   // The flags are read once, here; the commands take their values.
-  const rffstream::app::StreamOptions options = rffstream::app::StreamOptionsFromFlags();
+  const absl::StatusOr<rffstream::app::StreamOptions> options =
+      rffstream::app::StreamOptionsFromFlags();
+  if (!options.ok()) {
+    std::fprintf(stderr, "rffstream %s: %s\n", std::string(command).c_str(),
+                 std::string(options.status().message()).c_str());
+    return rffstream::app::kExitUsageError;
+  }
   if (std::optional<int> refused = RefusedUnderMpi(command)) return *refused;
-  return RunCommand(command, options,
+  return RunCommand(command, *options,
                     std::vector<std::string>(positional.begin() + 2, positional.end()));
 }

@@ -44,11 +44,13 @@ ABSL_FLAG(int64_t, sync_every, 0,
 
 namespace rffstream::app {
 
-StreamOptions StreamOptionsFromFlags() {
+absl::StatusOr<StreamOptions> StreamOptionsFromFlags() {
   StreamOptions options;
   options.input = absl::GetFlag(FLAGS_input);
   options.input_format = InputOptionsFromFlags();
-  options.model = ModelOptionsFromFlags();
+  absl::StatusOr<ModelOptions> model = ModelOptionsFromFlags();
+  if (!model.ok()) return model.status();
+  options.model = *std::move(model);
   OutputOptions& output = options.output;
   output.predictions = absl::GetFlag(FLAGS_predictions);
   output.metrics_out = absl::GetFlag(FLAGS_metrics_out);

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "rffstream/stream/option_text.h"
 #include "core/exit_codes.h"
 #include "commands/information_delta_sync.h"
 #include "rffstream/stream/input_format.h"
@@ -29,14 +30,14 @@ std::string ForRank(const std::string& pattern, int rank) {
 }
 
 absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
-  const absl::StatusOr<double> forget = NumericForget(options.model);
-  if (forget.ok() && *forget != 1.0 && options.input.find(kRankPattern) != std::string::npos) {
+  const double forget = options.model.forget.value_or(1.0);
+  if (forget != 1.0 && options.input.find(kRankPattern) != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "under mpirun, --forget=", options.model.forget,
+        "under mpirun, --forget=", ShortestNumber(forget),
         " needs one input file: forgetting weighs each line by its place in the stream, and "
         "files per rank (%r) give the lines no common order"));
   }
-  if (options.model.loss != "squared") {
+  if (options.model.loss != Loss::kSquared) {
     return absl::InvalidArgumentError(
         "under mpirun, --loss=hinge: the ranks merge squared-loss models only (the hinge loss "
         "learns each class from its own margin violations)");

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -14,6 +13,7 @@
 #include "core/exit_codes.h"
 #include "server/line_server.h"
 #include "server/listen_address.h"
+#include "rffstream/atomic_file.h"
 #include "rffstream/stream/model_loading.h"
 #include "server/serve_session.h"
 #include "front/stream_options.h"
@@ -21,17 +21,30 @@
 namespace rffstream::app {
 namespace {
 
+// --load's model into the session; nothing without --load.
+template <class Real>
+absl::Status LoadInto(ServeSession<Real>& session, const StreamOptions& options) {
+  const std::string& load_path = options.checkpoint.load;
+  if (load_path.empty()) return absl::OkStatus();
+  absl::StatusOr<BasicCheckpoint<Real>> loaded =
+      LoadModel<Real>(load_path, options.model, options.input_format);
+  return loaded.ok() ? session.Resume(*std::move(loaded), load_path) : loaded.status();
+}
+
+// The bound port for clients to read, written atomically: a reader never
+// sees half a number.
+absl::Status WritePortFile(const std::string& path, int listen_fd) {
+  const std::string port = absl::StrCat(BoundPort(listen_fd), "\n");
+  return WriteFileAtomically(
+      path, {reinterpret_cast<const unsigned char*>(port.data()), port.size()}, "--port_file");
+}
+
 template <class Real>
 int Serve(const StreamOptions& options, int signal_fd) {
   ServeSession<Real> session(options, stderr);
-  if (const std::string& load_path = options.checkpoint.load; !load_path.empty()) {
-    absl::StatusOr<BasicCheckpoint<Real>> loaded =
-        LoadModel<Real>(load_path, options.model, options.input_format);
-    absl::Status status = loaded.ok() ? session.Resume(*std::move(loaded), load_path) : loaded.status();
-    if (!status.ok()) {
-      std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
-      return status.code() == absl::StatusCode::kInvalidArgument ? kExitUsageError : kExitIoError;
-    }
+  if (absl::Status loaded = LoadInto(session, options); !loaded.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(loaded.message()).c_str());
+    return loaded.code() == absl::StatusCode::kInvalidArgument ? kExitUsageError : kExitIoError;
   }
   absl::StatusOr<ListenAddress> address = ParseListenAddress(options.server.listen);
   if (!address.ok()) {
@@ -56,10 +69,12 @@ int Serve(const StreamOptions& options, int signal_fd) {
   const std::string bound = DescribeBoundAddress(*listen_fd, *address);
   std::fprintf(stderr, "rffstream serve: listening on %s\n", bound.c_str());
   if (const std::string& port_file = options.server.port_file; !port_file.empty()) {
-    // Written to a temporary name and renamed, so a reader never sees half a number.
-    const std::string temporary = port_file + ".tmp";
-    std::ofstream(temporary) << BoundPort(*listen_fd) << "\n";
-    std::rename(temporary.c_str(), port_file.c_str());
+    if (absl::Status written = WritePortFile(port_file, *listen_fd); !written.ok()) {
+      std::fprintf(stderr, "rffstream serve: %s\n", std::string(written.message()).c_str());
+      if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
+      ::close(*listen_fd);
+      return kExitIoError;
+    }
   }
   LineServerOptions server_options;
   server_options.max_connections = options.server.max_connections;

@@ -6,6 +6,7 @@
 #include "core/distinct_files.h"
 #include "rffstream/stream/input_format.h"
 #include "rffstream/stream/model_options.h"
+#include "rffstream/atomic_file.h"
 #include "rffstream/checkpoint.h"
 
 namespace rffstream::app {
@@ -89,6 +90,12 @@ absl::Status CheckFiles(const StreamOptions& options) {
   if (!checkpoint.save.empty()) {
     if (absl::Status usable = CheckCheckpointPath(checkpoint.save); !usable.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message()));
+    }
+  }
+  if (!options.server.port_file.empty()) {
+    if (absl::Status usable = CheckWritablePath(options.server.port_file, "--port_file");
+        !usable.ok()) {
+      return absl::InvalidArgumentError(usable.message());
     }
   }
   if (options.server.follow && (checkpoint.load.empty() || !checkpoint.save.empty())) {

@@ -39,8 +39,7 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number)
 
 int ServeBlockSize(const StreamOptions& options, int bytes_per_number) {
   const OutputOptions& output = options.output;
-  const absl::StatusOr<double> forget = NumericForget(options.model);
-  const bool blocks = forget.ok() && *forget == 1.0 && !output.variance &&
+  const bool blocks = options.model.forget.value_or(1.0) == 1.0 && !output.variance &&
                       (output.block_given ? output.block > 1 : bytes_per_number == 8);
   if (!blocks) return 1;
   return output.block_given ? output.block : kMaxLinesPerBatch;
@@ -176,6 +175,32 @@ absl::Status ServeSession<Real>::Stop() {
   return Save();
 }
 
+namespace {
+
+// The confusion counts row by row (true class), ';' between rows; for many
+// classes the largest mistakes only ("true>predicted:count"), so that an
+// answer stays small whatever K. For !stats.
+std::string Confusions(const ClassificationMetrics& metrics) {
+  std::string confusion;
+  if (metrics.num_classes() <= ProgressTable::kMaxClassesShownWhole) {
+    absl::StrAppend(&confusion, " confusion ");
+    for (int actual = 0; actual < metrics.num_classes(); ++actual) {
+      for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
+        absl::StrAppend(&confusion, predicted > 0 ? "," : actual > 0 ? ";" : "",
+                        metrics.confusion(actual, predicted));
+      }
+    }
+    return confusion;
+  }
+  absl::StrAppend(&confusion, " worst_confusions ");
+  for (const ClassificationMetrics::Confusion& worst :
+       metrics.WorstConfusions(ProgressTable::kConfusionsShown)) {
+    absl::StrAppend(&confusion, confusion.back() == ' ' ? "" : ",", worst.actual, ">",
+                    worst.predicted, ":", worst.count);
+  }
+  return confusion;
+}
+
 // With --forget=auto: the changes detected (the lines of the last few) and
 // the lines the model now remembers, for !stats.
 template <class Real>
@@ -193,6 +218,8 @@ std::string Drifts(const ModelStage<Real>& model) {
                       lines, " memory_lines ", drift->lines_since_restart());
 }
 
+}  // namespace
+
 template <class Real>
 std::string ServeSession<Real>::Control(std::string_view command) {
   if (command == "ping") return "pong";
@@ -208,27 +235,8 @@ std::string ServeSession<Real>::Control(std::string_view command) {
     }
     const ModelStage<Real>& model = pipeline_.model();
     if (model.task().is_classifier()) {
-      // The confusion counts row by row (true class), ';' between rows; for
-      // many classes the largest mistakes only ("true>predicted:count"), so
-      // that an answer stays small whatever K.
       const ClassificationMetrics& metrics = model.classification();
-      std::string confusion;
-      if (metrics.num_classes() <= ProgressTable::kMaxClassesShownWhole) {
-        absl::StrAppend(&confusion, " confusion ");
-        for (int actual = 0; actual < metrics.num_classes(); ++actual) {
-          for (int predicted = 0; predicted < metrics.num_classes(); ++predicted) {
-            absl::StrAppend(&confusion, predicted > 0 ? "," : actual > 0 ? ";" : "",
-                            metrics.confusion(actual, predicted));
-          }
-        }
-      } else {
-        absl::StrAppend(&confusion, " worst_confusions ");
-        for (const ClassificationMetrics::Confusion& worst :
-             metrics.WorstConfusions(ProgressTable::kConfusionsShown)) {
-          absl::StrAppend(&confusion, confusion.back() == ' ' ? "" : ",", worst.actual, ">",
-                          worst.predicted, ":", worst.count);
-        }
-      }
+      const std::string confusion = Confusions(metrics);
       const BasicLearner<Real>* learner = model.learner();
       const std::string updates = learner != nullptr && learner->config().loss == Loss::kHinge
                                       ? absl::StrCat(" updates ", learner->updates())

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "internal/atomic_file.h"
+#include "rffstream/atomic_file.h"
 #include "internal/checkpoint_codec.h"
 
 namespace rffstream {
@@ -62,11 +62,11 @@ absl::Status SaveCheckpoint(const std::string& path, const BasicLearner<Real>& l
     return absl::Status(serialized.status().code(),
                         absl::StrCat(path, ": ", serialized.status().message()));
   }
-  return internal::WriteFileAtomically(path, *serialized, "checkpoint");
+  return WriteFileAtomically(path, *serialized, "checkpoint");
 }
 
 absl::Status CheckCheckpointPath(const std::string& path) {
-  return internal::CheckWritablePath(path, "checkpoint");
+  return CheckWritablePath(path, "checkpoint");
 }
 
 template <class Real>

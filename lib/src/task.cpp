@@ -96,7 +96,10 @@ std::string Task::ColumnName(int column) const {
   return absl::StrCat("column ", column);
 }
 
-absl::Status Task::Validate() const {
+namespace {
+
+// The classes: their count, and their labels when the task has them.
+absl::Status ValidateClasses(int num_classes, const std::vector<std::string>& class_labels) {
   if (num_classes < 0 || num_classes == 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("task: num_classes must be 0 (regression) or at least 2, got ", num_classes));
@@ -113,6 +116,42 @@ absl::Status Task::Validate() const {
             absl::StrCat("task: the class label '", class_labels[i], "' is given twice"));
       }
     }
+  }
+  return absl::OkStatus();
+}
+
+// Each column named as a target, ignored or text is one of the fields, and
+// named once; text columns take a valid number of buckets.
+absl::Status ValidateColumnRoles(const Task& task) {
+  const int num_fields = task.num_fields;
+  std::vector<bool> used(static_cast<std::size_t>(std::max(num_fields, 0)), false);
+  if (task.category_buckets < 2 || task.category_buckets > Task::kMaxCategoryBuckets) {
+    return absl::InvalidArgumentError(absl::StrCat("task: category columns take 2 to ",
+                                                   Task::kMaxCategoryBuckets, " buckets, got ",
+                                                   task.category_buckets));
+  }
+  for (const std::vector<int>* columns :
+       {&task.target_columns, &task.ignored_columns, &task.categorical_columns}) {
+    for (int column : *columns) {
+      if (column < 0 || column >= num_fields) {
+        return absl::InvalidArgumentError(absl::StrCat("task: column ", column,
+                                                       " is outside the ", num_fields, " fields"));
+      }
+      if (used[column]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("task: ", task.ColumnName(column), " is named twice"));
+      }
+      used[column] = true;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status Task::Validate() const {
+  if (absl::Status classes = ValidateClasses(num_classes, class_labels); !classes.ok()) {
+    return classes;
   }
   if (standardize_lines < 0) {
     return absl::InvalidArgumentError(
@@ -136,25 +175,7 @@ absl::Status Task::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat("task: ", column_names.size(),
                                                    " column names for ", num_fields, " fields"));
   }
-  std::vector<bool> used(static_cast<std::size_t>(std::max(num_fields, 0)), false);
-  if (category_buckets < 2 || category_buckets > kMaxCategoryBuckets) {
-    return absl::InvalidArgumentError(absl::StrCat("task: category columns take 2 to ",
-                                                   kMaxCategoryBuckets, " buckets, got ",
-                                                   category_buckets));
-  }
-  for (const std::vector<int>* columns : {&target_columns, &ignored_columns, &categorical_columns}) {
-    for (int column : *columns) {
-      if (column < 0 || column >= num_fields) {
-        return absl::InvalidArgumentError(absl::StrCat("task: column ", column,
-                                                       " is outside the ", num_fields, " fields"));
-      }
-      if (used[column]) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("task: ", ColumnName(column), " is named twice"));
-      }
-      used[column] = true;
-    }
-  }
+  if (absl::Status columns = ValidateColumnRoles(*this); !columns.ok()) return columns;
   if (target_columns.empty()) return absl::InvalidArgumentError("task: no target column");
   if (is_classifier() && target_columns.size() != 1) {
     return absl::InvalidArgumentError(absl::StrCat(

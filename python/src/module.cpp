@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine.h"
 #include "rffstream/stream/model_options.h"
+#include "rffstream/stream/option_text.h"
 #include "rffstream/stream/options.h"
 #include "python_errors.h"
 #include "rffstream/checkpoint.h"
@@ -65,19 +67,16 @@ ModelOptions ModelOptionsFrom(const py::dict& parameters) {
       throw py::value_error(absl::StrCat(name, "=", std::string(py::repr(value)), ": expected ",
                                          expected));
     };
-    if (name == "features") as(options.features, "an integer");
-    else if (name == "map") as(options.map, "a string");
-    else if (name == "kernel") as(options.kernel, "a string");
-    else if (name == "sampler") as(options.sampler, "a string");
-    else if (name == "lengthscales") as(options.lengthscales, "a string");
-    else if (name == "gamma") as(options.gamma, "a string");
+    const auto& text_options = TextModelOptions();
+    if (std::find(text_options.begin(), text_options.end(), name) != text_options.end()) {
+      std::string text;
+      as(text, "a string");  // _estimator.py spells numbers and lists as the command line does
+      Check(SetModelOption(options, name, text));
+    }
+    else if (name == "features") as(options.features, "an integer");
     else if (name == "lengthscale") as(options.lengthscale, "a number");
-    else if (name == "ridge") as(options.ridge, "a string");
-    else if (name == "forget") as(options.forget, "a number or 'auto'");
     else if (name == "intercept") as(options.intercept, "True or False");
     else if (name == "seed") as(options.seed, "an integer in [0, 2**64)");
-    else if (name == "precision") as(options.precision, "a string");
-    else if (name == "loss") as(options.loss, "a string");
     else if (name == "max_model_memory_mb") as(options.max_model_memory_mb, "an integer");
     else if (name == "standardize") as(options.standardize, "an integer");
     else if (name == "window_is_data_set") as(options.window_is_data_set, "True or False");
@@ -98,7 +97,7 @@ py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, i
                              std::move(class_labels),
                              std::move(categorical_columns),
                              category_buckets};
-  if (options.precision == "float32") {
+  if (options.precision == Precision::kFloat32) {
     auto estimator = StreamEstimator<float>::Create(std::move(options), block, shape);
     Check(estimator.status());
     return py::cast(Engine<float>(*std::move(estimator)));

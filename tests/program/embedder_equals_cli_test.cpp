@@ -66,10 +66,11 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
           "[stream][embedder]") {
   struct Case {
     const char* flags;
-    const char* precision;
+    rffstream::Precision precision;
     int block;
   };
-  for (const Case& c : {Case{"", "float64", 1}, Case{"--precision=float32 --block=8", "float32", 8}}) {
+  for (const Case& c : {Case{"", rffstream::Precision::kFloat64, 1},
+                        Case{"--precision=float32 --block=8", rffstream::Precision::kFloat32, 8}}) {
     INFO(c.flags);
     TempDir dir;
     const std::string csv = CityCsv(3000);
@@ -110,12 +111,12 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
 
 TEST_CASE("A Stream refuses options that cannot work, naming them", "[stream][embedder]") {
   rffstream::PipelineSettings settings;
-  settings.model.precision = "float16";
+  settings.model.gamma = -1.0;
   PredictionLines sink;
   const absl::StatusOr<std::unique_ptr<rffstream::Stream>> stream =
       rffstream::Stream::Create(settings, sink);
   REQUIRE(!stream.ok());
-  CHECK(std::string(stream.status().message()).find("float16") != std::string::npos);
+  CHECK(stream.status().message() == "--gamma=-1: must be a positive number (or auto, to choose it)");
   const absl::StatusOr<std::unique_ptr<rffstream::Stream>> missing =
       rffstream::Stream::Load("/nonexistent/model.rff", rffstream::PipelineSettings(), sink);
   REQUIRE(!missing.ok());

@@ -256,6 +256,7 @@ TEST_CASE("serve refuses the stream flags learn refuses, with the same message",
       {"--classes=3 --variance", "--variance is for a single regression target"},
       {"--standardize=-1", "--standardize must be >= 0"},
       {"--save=" + dir.File("missing/m.rff"), "--save: "},
+      {"--port_file=" + dir.File("missing/port"), "cannot save --port_file "},
       {"--loss=hinge", "--loss=hinge is a classifier's loss"},
   };
   for (const auto& [flags, message] : refused) {

@@ -1,4 +1,5 @@
 #include "rffstream/stream/model_loading.h"
+#include "rffstream/stream/option_text.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -11,7 +12,7 @@ absl::StatusOr<int> ModelBytesPerNumber(const ModelOptions& model, const std::st
   if (!stored.ok()) return absl::DataLossError(stored.status().message());
   if (model.given.Has("precision") && *stored != asked) {
     return absl::InvalidArgumentError(absl::StrCat("flags conflict with the model loaded from ",
-                                                   load_path, ": --precision=", model.precision,
+                                                   load_path, ": --precision=", std::string(PrecisionName(model.precision)),
                                                    " (the model has float", 8 * *stored, ")"));
   }
   return *stored;

@@ -17,7 +17,18 @@ StreamOptions Parse(std::vector<std::string> arguments) {
   std::vector<char*> pointers;
   for (std::string& argument : arguments) pointers.push_back(argument.data());
   absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());
-  return StreamOptionsFromFlags();
+  absl::StatusOr<StreamOptions> options = StreamOptionsFromFlags();
+  REQUIRE(options.ok());
+  return *std::move(options);
+}
+
+// The library's option structs are what an embedder's Stream starts from
+// (rffstream/stream.h): their defaults must be the flags', or the same
+// options would build another model than `learn` does.
+TEST_CASE("The flags' defaults are the library's options' defaults", "[options]") {
+  const StreamOptions options = Parse({});
+  CHECK(options.input_format == InputOptions());
+  CHECK(options.model == ModelOptions());
 }
 
 TEST_CASE("Flags become option values, and the given ones are noted", "[options]") {
@@ -27,7 +38,7 @@ TEST_CASE("Flags become option values, and the given ones are noted", "[options]
              "--max_line_bytes=4096", "--input=data.csv"});
   CHECK(options.input == "data.csv");
   CHECK(options.model.features == 64);
-  CHECK(options.model.gamma == "0.5");
+  CHECK(options.model.gamma == 0.5);
   CHECK(options.model.given.Has("features"));
   CHECK(options.model.given.Has("standardize"));  // given at its default value
   CHECK_FALSE(options.model.given.Has("ridge"));

@@ -16,10 +16,10 @@ namespace {
 TEST_CASE("Options build the learner configuration", "[model_options]") {
   ModelOptions options;
   options.features = 128;
-  options.kernel = "laplacian";
-  options.gamma = "0.25";
-  options.ridge = "0.5";
-  options.forget = "0.99";
+  options.kernel = KernelKind::kLaplacian;
+  options.gamma = 0.25;
+  options.ridge = 0.5;
+  options.forget = 0.99;
   absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(options, 3, 2);
   REQUIRE(config.ok());
   CHECK(config->features.num_features == 128);
@@ -32,10 +32,10 @@ TEST_CASE("Options build the learner configuration", "[model_options]") {
   options.given.Add("gamma");
   CHECK(LearnerConfigFromOptions(options, 3, 1).status().message() ==
         "--gamma and --lengthscale are exclusive: give one");
-  ModelOptions bad_ridge;
-  bad_ridge.ridge = "lots";
-  CHECK(LearnerConfigFromOptions(bad_ridge, 3, 1).status().message() ==
-        "--ridge=lots: expected a number or auto");
+  ModelOptions zero_gamma;
+  zero_gamma.gamma = 0.0;  // not a stand-in for auto
+  CHECK(LearnerConfigFromOptions(zero_gamma, 3, 1).status().message() ==
+        "--gamma=0: must be a positive number (or auto, to choose it)");
 }
 
 TEST_CASE("Automatic choices and outputs follow the options", "[model_options]") {
@@ -43,7 +43,7 @@ TEST_CASE("Automatic choices and outputs follow the options", "[model_options]")
   CHECK(GammaFromWarmUp(options));
   CHECK(RidgeFromWarmUp(options));
   CHECK_FALSE(KernelFromWarmUp(options));
-  options.lengthscales = "1,2";
+  options.lengthscales = {1, 2};
   CHECK_FALSE(GammaFromWarmUp(options));
   InputOptions input;
   CHECK(OutputsFor(input) == 1);
@@ -72,8 +72,8 @@ TEST_CASE("Options given with a loaded model repeat it or are named as conflicts
   const std::string path = dir.File("model.rff");
   ModelOptions trained;
   trained.features = 16;
-  trained.gamma = "0.5";
-  trained.ridge = "0.1";
+  trained.gamma = 0.5;
+  trained.ridge = 0.1;
   absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(trained, 2, 1);
   REQUIRE(config.ok());
   absl::StatusOr<Learner> learner = Learner::Create(*config);
@@ -98,7 +98,7 @@ TEST_CASE("Options given with a loaded model repeat it or are named as conflicts
   // The checkpoint decides the precision; --precision may only agree.
   CHECK(*ModelBytesPerNumber(ModelOptions(), path) == 8);
   ModelOptions single;
-  single.precision = "float32";
+  single.precision = Precision::kFloat32;
   CHECK(*ModelBytesPerNumber(single, path) == 8);  // not given: the model's
   single.given.Add("precision");
   CHECK(ModelBytesPerNumber(single, path).status().code() == absl::StatusCode::kInvalidArgument);

@@ -44,8 +44,8 @@ PipelineSettings Settings(int window, int block_size = 1,
                           WarmUpAnswers answers = WarmUpAnswers::kInTurn) {
   PipelineSettings settings;
   settings.model.features = 32;
-  settings.model.gamma = "0.5";
-  settings.model.ridge = "0.01";
+  settings.model.gamma = 0.5;
+  settings.model.ridge = 0.01;
   settings.model.standardize = window;
   settings.model.given.Add("standardize");
   settings.block_size = block_size;
@@ -237,7 +237,7 @@ TEST_CASE("Classes are encoded one-vs-rest and answered by argmax", "[pipeline]"
 
 TEST_CASE("A model the options cannot build is the answer of every data line", "[pipeline]") {
   PipelineSettings settings = Settings(0, 1, WarmUpAnswers::kAtArrival);
-  settings.model.lengthscales = "1,2,3";  // the input has 2
+  settings.model.lengthscales = {1, 2, 3};  // the input has 2
   RecordingSink sink;
   StreamPipeline<double> pipeline(settings, sink);
   const absl::Status first = pipeline.Push(1, Line(1));
@@ -249,8 +249,8 @@ TEST_CASE("A model the options cannot build is the answer of every data line", "
 TEST_CASE("The pipeline prints nothing: its decisions and warnings are notes to the sink",
           "[pipeline]") {
   PipelineSettings settings = Settings(/*window=*/16);
-  settings.model.gamma = "auto";
-  settings.model.ridge = "auto";
+  settings.model.gamma.reset();  // auto
+  settings.model.ridge.reset();
   settings.quiet = false;
   settings.tune_report = true;
   settings.reads_header = true;

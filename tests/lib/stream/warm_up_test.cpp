@@ -31,8 +31,8 @@ Task OneInput() {
 
 TEST_CASE("Standardization uses the window's first data lines only", "[warm_up]") {
   ModelOptions options;
-  options.gamma = "1";
-  options.ridge = "0.1";
+  options.gamma = 1.0;
+  options.ridge = 0.1;
   options.standardize = 2;
   std::vector<WarmUpLine> window = {Data(1, 1, 0), WarmUpLine{2, WarmUpLine::Kind::kNoAnswer},
                                     Data(3, 3, 0), Data(4, 1000, 0)};
@@ -47,8 +47,8 @@ TEST_CASE("Standardization uses the window's first data lines only", "[warm_up]"
 
 TEST_CASE("A window line too large to standardize is refused, the rest used", "[warm_up]") {
   ModelOptions options;
-  options.gamma = "1";
-  options.ridge = "0.1";
+  options.gamma = 1.0;
+  options.ridge = 0.1;
   options.standardize = 3;
   std::vector<WarmUpLine> window = {Data(1, 1, 0), Data(2, 1e200, 0), Data(3, 3, 0)};
   const WarmUpDecision decision =
@@ -88,8 +88,8 @@ TEST_CASE("The window's length follows --standardize and the classes", "[warm_up
   options.given.Add("standardize");
   CHECK(WarmUpWindowLines(options, 26) == 50);
   ModelOptions fixed;
-  fixed.gamma = "0.5";
-  fixed.ridge = "0.1";
+  fixed.gamma = 0.5;
+  fixed.ridge = 0.1;
   fixed.standardize = 0;
   CHECK(WarmUpWindowLines(fixed, 3) == 0);
 }

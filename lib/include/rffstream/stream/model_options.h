@@ -60,8 +60,6 @@ bool ChoosesOnWarmUp(const ModelOptions& options);
 // --forget=auto (the default): β = 1, and the model starts over when the
 // stream drifts (rffstream/stream/drift_tracker.h).
 bool TracksDrift(const ModelOptions& options);
-// --forget as β (1 for auto).
-[[nodiscard]] absl::StatusOr<double> NumericForget(const ModelOptions& options);
 
 // A classifier's warm-up window is at least this many lines per class.
 inline constexpr int kWarmUpLinesPerClass = 80;

@@ -9,9 +9,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "rffstream/feature_map_config.h"
+#include "rffstream/learner_config.h"
 
 namespace rffstream {
 
@@ -22,6 +27,7 @@ class GivenOptions {
  public:
   void Add(std::string name) { names_.insert(std::move(name)); }
   bool Has(std::string_view name) const { return names_.find(name) != names_.end(); }
+  bool operator==(const GivenOptions&) const = default;
 
  private:
   std::set<std::string, std::less<>> names_;
@@ -48,24 +54,33 @@ struct InputOptions {
   int max_inputs = 100000;
   std::int64_t max_line_bytes = 1 << 20;
   GivenOptions given;
+
+  bool operator==(const InputOptions&) const = default;
 };
 
+// The precision a model computes and stores in (rffstream/learner.h's
+// BasicLearner<float> or BasicLearner<double>).
+enum class Precision { kFloat64, kFloat32 };
+
 // The model to build: kernel, features, bandwidth, ridge, forgetting,
-// precision, the warm-up window and the memory limit.
+// precision, the warm-up window and the memory limit. An empty optional is
+// "auto": the warm-up window chooses (γ, λ, the kernel) or the stream does
+// (β: 1, restarted where it drifts). Text as a flag spells it (--gamma=auto)
+// becomes these values through SetModelOption (option_text.h).
 struct ModelOptions {
   int features = 256;
-  std::string map = "phase";
-  std::string kernel = "gaussian";
-  std::string sampler = "iid";
-  std::string lengthscales;
-  std::string gamma = "auto";
-  double lengthscale = 0.0;
-  std::string ridge = "auto";
-  std::string forget = "auto";  // a number, or auto (β = 1, restarted on drift)
+  FeatureMapKind map = FeatureMapKind::kPhase;
+  std::optional<KernelKind> kernel = KernelKind::kGaussian;
+  FrequencySampler sampler = FrequencySampler::kIid;
+  std::vector<double> lengthscales;  // one per input (ARD), or none
+  std::optional<double> gamma;
+  double lengthscale = 0.0;  // > 0: the bandwidth as a lengthscale, instead of gamma
+  std::optional<double> ridge;
+  std::optional<double> forget;
   bool intercept = true;
   std::uint64_t seed = 1;
-  std::string precision = "float64";
-  std::string loss = "squared";
+  Precision precision = Precision::kFloat64;
+  Loss loss = Loss::kSquared;
   std::int64_t max_model_memory_mb = 0;  // 0 = half the physical memory
   int standardize = kDefaultWarmUpLines;
   // The warm-up window is a data set fitted once (Python's fit), not a
@@ -73,6 +88,8 @@ struct ModelOptions {
   // to the most regularized (TieBreak::kMostRegularized).
   bool window_is_data_set = false;
   GivenOptions given;
+
+  bool operator==(const ModelOptions&) const = default;
 };
 
 }  // namespace rffstream

@@ -1,4 +1,4 @@
-#include "internal/atomic_file.h"
+#include "rffstream/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace rffstream::internal {
+namespace rffstream {
 namespace {
 
 absl::Status ErrnoError(const std::string& what, const std::string& path) {
@@ -130,4 +130,4 @@ absl::Status CheckWritablePath(const std::string& path, const std::string& what)
   return absl::OkStatus();
 }
 
-}  // namespace rffstream::internal
+}  // namespace rffstream
