@@ -21,7 +21,7 @@ int RunLearnCommand(const StreamOptions& options);
 // only predicts; labelled lines are scored, never learned from.
 int RunPredictCommand(const StreamOptions& options);
 
-// One process's part of a data-parallel `learn` (apps/distributed_learn.h):
+// One process's part of a data-parallel `learn` (commands/distributed_learn.h):
 // `options` name this process's input and predictions; it keeps `share` of
 // the input's lines, starts from `start` when given (else as --load says),
 // and learns in step with `coordinator`. Returns the exit code.

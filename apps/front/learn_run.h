@@ -31,7 +31,7 @@
 
 namespace rffstream::app {
 
-// Processes that learn one stream together (apps/distributed_learn.h).
+// Processes that learn one stream together (commands/distributed_learn.h).
 template <class Real>
 class RunCoordinator {
  public:

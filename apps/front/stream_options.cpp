@@ -4,8 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/distinct_files.h"
-#include "rffstream/stream/input_format.h"
-#include "rffstream/stream/model_options.h"
+#include "rffstream/stream/stream_pipeline.h"
 #include "rffstream/atomic_file.h"
 #include "rffstream/checkpoint.h"
 
@@ -17,23 +16,9 @@ namespace {
 absl::Status CheckValues(const StreamOptions& options) {
   const OutputOptions& output = options.output;
   const CheckpointOptions& checkpoint = options.checkpoint;
-  if (output.block < 1) return absl::InvalidArgumentError("--block must be >= 1");
   if (options.parallel.threads < 0 || options.parallel.threads > kMaxThreads) {
     return absl::InvalidArgumentError(
         absl::StrCat("--threads=", options.parallel.threads, ": must be in [0, ", kMaxThreads, "]"));
-  }
-  if (output.block > 1 && output.variance) {
-    return absl::InvalidArgumentError(
-        "--variance needs each prediction before the next update: use it with --block=1");
-  }
-  if (output.variance && OutputsFor(options.input_format) > 1) {
-    return absl::InvalidArgumentError("--variance is for a single regression target");
-  }
-  if (options.model.standardize < 0) {
-    return absl::InvalidArgumentError("--standardize must be >= 0");
-  }
-  if (options.input_format.max_line_bytes <= 0) {
-    return absl::InvalidArgumentError("--max_line_bytes must be positive");
   }
   if (output.progress_every < 0) {
     return absl::InvalidArgumentError("--progress_every must be >= 0");
@@ -50,16 +35,18 @@ absl::Status CheckValues(const StreamOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--idle_timeout=", server.idle_timeout, ": must be >= 0 and finite seconds (0: never)"));
   }
-  if (server.fields < 0 || server.fields == 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--fields=", server.fields, ": a data line has at least 2 fields (inputs and a target); "
-        "0 takes the count from the model or the warm-up"));
-  }
-  if (options.input_format.given.Has("target") && options.input_format.given.Has("targets")) {
-    return absl::InvalidArgumentError(
-        "--target and --targets are exclusive: --target names one target column, --targets several");
-  }
   return absl::OkStatus();
+}
+
+// What the stream pipeline itself checks, as any transport of it does.
+PipelineSettings SettingsToCheck(const StreamOptions& options) {
+  PipelineSettings settings;
+  settings.input = options.input_format;
+  settings.model = options.model;
+  settings.block_size = options.output.block;
+  settings.with_variance = options.output.variance;
+  settings.fields = options.server.fields;
+  return settings;
 }
 
 // The files: each option that needs another has it, no output is an input,
@@ -110,13 +97,12 @@ absl::Status CheckFiles(const StreamOptions& options) {
 
 absl::Status ValidateStreamOptions(const StreamOptions& options, bool can_infer_dimension) {
   if (absl::Status values = CheckValues(options); !values.ok()) return values;
-  if (absl::Status files = CheckFiles(options); !files.ok()) return files;
-  const CheckpointOptions& checkpoint = options.checkpoint;
-  if (absl::Status status = ValidateInputOptions(options.input_format, can_infer_dimension);
-      !status.ok()) {
-    return status;
+  if (absl::Status pipeline = ValidatePipelineSettings(
+          SettingsToCheck(options), !options.checkpoint.load.empty(), can_infer_dimension);
+      !pipeline.ok()) {
+    return pipeline;
   }
-  return ValidateModelOptions(options.model, options.input_format, !checkpoint.load.empty());
+  return CheckFiles(options);
 }
 
 }  // namespace rffstream::app

@@ -1,21 +1,16 @@
 #include "server/serve_session.h"
 
-#include <charconv>
 #include <cinttypes>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "rffstream/stream/model_options.h"
+#include "rffstream/stream/option_text.h"
 #include "core/printable_text.h"
 #include "front/progress_table.h"
 
 namespace rffstream::app {
 namespace {
-
-std::string Number(double value) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof(text), value).ptr);
-}
 
 PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number) {
   PipelineSettings settings;
@@ -110,7 +105,7 @@ bool ServeSession<Real>::Take(const LineOutcome& outcome) {
   switch (outcome.kind) {
     case LineOutcome::Kind::kAnswer:
       for (std::size_t i = 0; i < outcome.values.size(); ++i) {
-        absl::StrAppend(output_, i == 0 ? "" : ",", Number(outcome.values[i]));
+        absl::StrAppend(output_, i == 0 ? "" : ",", ShortestNumber(outcome.values[i]));
       }
       output_->push_back('\n');
       break;
@@ -244,20 +239,20 @@ std::string ServeSession<Real>::Control(std::string_view command) {
       const WarmUpScores& window = model.warm_up();
       const std::string warm_up =
           window.classified > 0 ? absl::StrCat(" warm_up_samples ", window.classified,
-                                               " warm_up_accuracy ", Number(window.accuracy()))
+                                               " warm_up_accuracy ", ShortestNumber(window.accuracy()))
                                 : std::string();
-      return absl::StrCat("samples ", metrics.count(), " accuracy ", Number(metrics.accuracy()),
+      return absl::StrCat("samples ", metrics.count(), " accuracy ", ShortestNumber(metrics.accuracy()),
                           warm_up, Drifts(model), updates, confusion, connections);
     }
     const RegressionMetrics& metrics = model.metrics();
     const RegressionMetrics& window = model.warm_up().regression;
     const std::string warm_up =
         window.count() > 0 ? absl::StrCat(" warm_up_samples ", window.count(), " warm_up_mse ",
-                                          Number(window.mean_squared_error()))
+                                          ShortestNumber(window.mean_squared_error()))
                            : std::string();
-    return absl::StrCat("samples ", metrics.count(), " mse ", Number(metrics.mean_squared_error()),
-                        " mae ", Number(metrics.mean_absolute_error()), " r2 ",
-                        Number(metrics.r_squared()), warm_up, Drifts(model), connections);
+    return absl::StrCat("samples ", metrics.count(), " mse ", ShortestNumber(metrics.mean_squared_error()),
+                        " mae ", ShortestNumber(metrics.mean_absolute_error()), " r2 ",
+                        ShortestNumber(metrics.r_squared()), warm_up, Drifts(model), connections);
   }
   if (command == "save") {
     const absl::Status status = Save();

@@ -53,6 +53,8 @@ std::string CityCsv(int rows) {
         << (t % 89 == 7 ? std::string("NA") : std::to_string(b)) << ',' << kCities[city] << ','
         << y << '\n';
     if (t == 300) csv << "1,2,3,4,5\n";
+    // A line of 5000 bytes: learned by default, too long for --max_line_bytes=4096.
+    if (t == 400) csv << "0.5,0.25,oslo,0.1" << std::string(4983, '0') << "\n";
   }
   return csv.str();
 }
@@ -68,9 +70,14 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
     const char* flags;
     rffstream::Precision precision;
     int block;
+    int standardize = rffstream::ModelOptions().standardize;
+    std::int64_t max_line_bytes = rffstream::InputOptions().max_line_bytes;
   };
   for (const Case& c : {Case{"", rffstream::Precision::kFloat64, 1},
-                        Case{"--precision=float32 --block=8", rffstream::Precision::kFloat32, 8}}) {
+                        Case{"--precision=float32 --block=8", rffstream::Precision::kFloat32, 8},
+                        // Options an embedder sets weigh as flags do: the window is 100 lines.
+                        Case{"--standardize=100 --max_line_bytes=4096",
+                             rffstream::Precision::kFloat64, 1, 100, 4096}}) {
     INFO(c.flags);
     TempDir dir;
     const std::string csv = CityCsv(3000);
@@ -85,6 +92,8 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
     settings.model.features = 128;
     settings.model.precision = c.precision;
     settings.block_size = c.block;
+    settings.model.standardize = c.standardize;
+    settings.input.max_line_bytes = c.max_line_bytes;
     PredictionLines sink;
     absl::StatusOr<std::unique_ptr<rffstream::Stream>> stream =
         rffstream::Stream::Create(settings, sink);
@@ -94,7 +103,7 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
     REQUIRE((*stream)->Save(dir.File("embedded.rff")).ok());
 
     CHECK((*stream)->bytes_per_number() == (c.block == 1 ? 8 : 4));
-    CHECK((*stream)->samples_learned() == 3000);
+    CHECK((*stream)->samples_learned() == (c.max_line_bytes == 4096 ? 3000 : 3001));
     CHECK(sink.lines == cli.out);
     CHECK(ReadBytes(dir.File("embedded.rff")) == ReadBytes(dir.File("cli.rff")));
 
@@ -104,7 +113,7 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
         rffstream::Stream::Load(dir.File("embedded.rff"), rffstream::PipelineSettings(),
                                 resumed_sink);
     REQUIRE(resumed.ok());
-    CHECK((*resumed)->samples_learned() == 3000);
+    CHECK((*resumed)->samples_learned() == (*stream)->samples_learned());
     CHECK((*resumed)->task().num_inputs() == (*stream)->task().num_inputs());
   }
 }
@@ -117,6 +126,10 @@ TEST_CASE("A Stream refuses options that cannot work, naming them", "[stream][em
       rffstream::Stream::Create(settings, sink);
   REQUIRE(!stream.ok());
   CHECK(stream.status().message() == "--gamma=-1: must be a positive number (or auto, to choose it)");
+  rffstream::PipelineSettings unknown_format;
+  unknown_format.input.format = "parquet";
+  CHECK(rffstream::Stream::Create(unknown_format, sink).status().message() ==
+        "--format=parquet: expected csv, dense or libsvm");
   const absl::StatusOr<std::unique_ptr<rffstream::Stream>> missing =
       rffstream::Stream::Load("/nonexistent/model.rff", rffstream::PipelineSettings(), sink);
   REQUIRE(!missing.ok());

@@ -17,9 +17,13 @@
 //   status = (*stream)->Finish();  // a window still filling decides with what it has
 //   status = (*stream)->Save("model.rff");
 //
-// The precision (ModelOptions::precision, or a loaded model's) is chosen
-// once, here. A low-latency host that has numbers rather than text uses the
-// learner itself (rffstream/learner.h), with the settings a Stream decided.
+// The options an embedder sets count as given, as a user's flags do
+// (NoteChangedOptions). The precision (ModelOptions::precision, or a loaded
+// model's) is chosen once, here. `learn` reads the first 1 MiB of a regular
+// file ahead, to find text columns the first data line leaves empty: an
+// embedder reading a file gets the same decisions by passing those bytes as
+// settings.input_head. A low-latency host that has numbers rather than text
+// uses the learner itself (rffstream/learner.h).
 #ifndef RFFSTREAM_STREAM_H_
 #define RFFSTREAM_STREAM_H_
 
@@ -44,7 +48,9 @@ class Stream {
   virtual ~Stream() = default;
 
   // A new model, of settings.model.precision. InvalidArgument: the options
-  // cannot work together. `sink` must outlive the stream.
+  // cannot work together, as `learn` would refuse them (ResourceExhausted:
+  // the model would not fit the memory limit). `sink` must outlive the
+  // stream.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<Stream>> Create(PipelineSettings settings,
                                                                       OutcomeSink& sink);
   // The model saved at `path`, of its own precision, to go on with; the
@@ -55,8 +61,10 @@ class Stream {
                                                                     OutcomeSink& sink);
 
   // The next line (without its newline), numbered from 1 in the order
-  // pushed, a header row too. A bad line is an outcome, not an error; an
-  // error stops the stream (StreamPipeline::Push says which).
+  // pushed, a header row too; one longer than input.max_line_bytes is a bad
+  // line. A bad line is an outcome, not an error. An error (its codes:
+  // StreamPipeline::Push) ends the stream: every later Push or Finish
+  // returns it.
   [[nodiscard]] virtual absl::Status Push(std::string_view line) = 0;
   // The end of the stream: a block still open is learned, a warm-up window
   // still filling decides with the lines it holds.

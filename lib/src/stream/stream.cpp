@@ -12,10 +12,18 @@ template <class Real>
 class StreamOfPrecision final : public Stream {
  public:
   StreamOfPrecision(PipelineSettings settings, OutcomeSink& sink)
-      : pipeline_(std::move(settings), sink) {}
+      : max_line_bytes_(settings.input.max_line_bytes), pipeline_(std::move(settings), sink) {}
 
-  absl::Status Push(std::string_view line) override { return pipeline_.Push(++lines_, line); }
-  absl::Status Finish() override { return pipeline_.Finish(); }
+  absl::Status Push(std::string_view line) override {
+    if (!stopped_.ok()) return stopped_;
+    // A line longer than the options allow is a bad line, as learn's reader makes it.
+    const bool too_long = static_cast<std::int64_t>(line.size()) > max_line_bytes_;
+    return Stop(pipeline_.Push(++lines_, too_long ? std::string_view() : line, too_long));
+  }
+  absl::Status Finish() override {
+    if (!stopped_.ok()) return stopped_;
+    return Stop(pipeline_.Finish());
+  }
   absl::Status Save(const std::string& path) const override { return pipeline_.Save(path); }
 
   int bytes_per_number() const override { return sizeof(Real); }
@@ -30,8 +38,16 @@ class StreamOfPrecision final : public Stream {
   StreamPipeline<Real>& pipeline() { return pipeline_; }
 
  private:
+  // The first error is the stream's end: every later call returns it.
+  absl::Status Stop(absl::Status status) {
+    stopped_ = status;
+    return status;
+  }
+
+  const std::int64_t max_line_bytes_;
   StreamPipeline<Real> pipeline_;
   std::int64_t lines_ = 0;
+  absl::Status stopped_;
 };
 
 template <class Real>
@@ -47,26 +63,29 @@ absl::StatusOr<std::unique_ptr<Stream>> Resume(const std::string& path, Pipeline
   return stream;
 }
 
+// The options an embedder set count as given, as a user's flags do; then
+// the checks every transport makes.
+absl::Status Prepare(PipelineSettings& settings, bool loads_model) {
+  NoteChangedOptions(settings.input);
+  NoteChangedOptions(settings.model);
+  return ValidatePipelineSettings(settings, loads_model, /*can_infer_dimension=*/true);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Stream>> Stream::Create(PipelineSettings settings,
                                                        OutcomeSink& sink) {
-  if (absl::Status valid = ValidateModelOptions(settings.model, settings.input, false);
-      !valid.ok()) {
-    return valid;
+  if (absl::Status valid = Prepare(settings, /*loads_model=*/false); !valid.ok()) return valid;
+  if (settings.model.precision == Precision::kFloat32) {
+    return std::make_unique<StreamOfPrecision<float>>(std::move(settings), sink);
   }
-  absl::StatusOr<int> bytes = ModelBytesPerNumber(settings.model, "");
-  if (!bytes.ok()) return bytes.status();
-  if (*bytes == 4) return std::make_unique<StreamOfPrecision<float>>(std::move(settings), sink);
   return std::make_unique<StreamOfPrecision<double>>(std::move(settings), sink);
 }
 
 absl::StatusOr<std::unique_ptr<Stream>> Stream::Load(const std::string& path,
                                                      PipelineSettings settings,
                                                      OutcomeSink& sink) {
-  if (absl::Status valid = ValidateModelOptions(settings.model, settings.input, true); !valid.ok()) {
-    return valid;
-  }
+  if (absl::Status valid = Prepare(settings, /*loads_model=*/true); !valid.ok()) return valid;
   absl::StatusOr<int> bytes = ModelBytesPerNumber(settings.model, path);
   if (!bytes.ok()) return bytes.status();
   return *bytes == 4 ? Resume<float>(path, std::move(settings), sink)

@@ -57,6 +57,26 @@ TEST_CASE("Automatic choices and outputs follow the options", "[model_options]")
         "--classes and --targets are exclusive");
 }
 
+TEST_CASE("Options set away from their defaults count as given, as flags do", "[model_options]") {
+  ModelOptions model;
+  model.gamma = 0.5;
+  model.precision = Precision::kFloat32;
+  model.standardize = 100;
+  model.given.Add("ridge");  // named at its default: stays given
+  NoteChangedOptions(model);
+  CHECK(model.given.Has("gamma"));
+  CHECK(model.given.Has("precision"));
+  CHECK(model.given.Has("standardize"));
+  CHECK(model.given.Has("ridge"));
+  CHECK_FALSE(model.given.Has("kernel"));
+  CHECK_FALSE(model.given.Has("features"));
+  InputOptions input;
+  input.header = true;
+  NoteChangedOptions(input);
+  CHECK(input.given.Has("header"));
+  CHECK_FALSE(input.given.Has("target"));
+}
+
 TEST_CASE("A model larger than the memory limit is refused with its estimate", "[model_options]") {
   ModelOptions options;
   options.features = 20000;

@@ -25,7 +25,7 @@ absl::StatusOr<std::vector<int>> IgnoredColumns(const InputOptions& options, int
 // The input columns read as text: those --categorical names, or with
 // "auto" those whose field on `first_line` is neither a number nor a
 // missing value, and those it leaves missing whose first value in `head`
-// is text (core/input_head.h). OutOfRange when the target's field is text:
+// is text (text_columns_ahead.h). OutOfRange when the target's field is text:
 // that line is no data.
 absl::StatusOr<std::vector<int>> CategoricalColumns(const InputOptions& options, const Task& task,
                                                     std::string_view first_line,

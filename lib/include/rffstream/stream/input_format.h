@@ -47,7 +47,7 @@ std::string_view WithoutByteOrderMark(std::string_view first_line);
 // none) and the first data line; `libsvm_dimension` is the inferred one, or
 // 0 to take --dim; `num_fields`, when positive, fixes the field count
 // instead of the first line (serve's --fields); `head`, the input's first
-// bytes when read ahead (input_head.h), decides the text columns that the
+// bytes when read ahead (text_columns_ahead.h), decides the text columns that the
 // first line leaves empty. InvalidArgument errors are
 // usage errors; FailedPrecondition ones are about the input (too few
 // columns); OutOfRange means this first line is a bad line (more inputs than

@@ -38,7 +38,7 @@ class InputStage {
     // of the warm-up window's lines, not the first line's (serve: many
     // clients, none of whom may decide the shape for the others).
     bool shape_from_window = false;
-    // The input's first bytes when it is a regular file (input_head.h).
+    // The input's first bytes when it is a regular file (text_columns_ahead.h).
     std::string head;
   };
 

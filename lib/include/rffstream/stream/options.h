@@ -92,6 +92,13 @@ struct ModelOptions {
   bool operator==(const ModelOptions&) const = default;
 };
 
+// Notes as given every option whose value differs from its default, as the
+// command line does for the flags it reads: an embedder's or Python's
+// values then weigh as a user's flags do (the warm-up window's length, the
+// checks against a loaded model). Options already noted stay noted.
+void NoteChangedOptions(InputOptions& options);
+void NoteChangedOptions(ModelOptions& options);
+
 }  // namespace rffstream
 
 #endif  // RFFSTREAM_STREAM_OPTIONS_H_

@@ -2,7 +2,7 @@
 //
 // What became of one input line: numbers, or why it gave none. The same
 // classification serves the lines parsed on the learner's thread and those
-// parsed ahead on a thread of their own (parse_ahead.h).
+// parsed ahead on a thread of their own (the program's parse_ahead.h).
 #ifndef RFFSTREAM_STREAM_PARSED_LINE_H_
 #define RFFSTREAM_STREAM_PARSED_LINE_H_
 

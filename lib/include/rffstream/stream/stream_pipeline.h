@@ -59,7 +59,8 @@ struct PipelineSettings {
   // count decides the input's shape, not the first line (serve).
   bool shape_from_window = false;
   // The input's first bytes when it is a regular file, read ahead
-  // (input_head.h): they decide the text columns the first line leaves empty.
+  // (text_columns_ahead.h): they decide the text columns the first line
+  // leaves empty. `learn` reads 1 MiB ahead of a regular file.
   std::string input_head;
   int block_size = 1;        // labelled lines learned together, exactly
   int threads = 1;           // for each sample's work (ModelStage::Settings)
@@ -71,6 +72,14 @@ struct PipelineSettings {
   bool quiet = false;
   bool tune_report = false;
 };
+
+// The checks every transport makes on its settings before reading any
+// input, so that the same options are refused the same everywhere:
+// InvalidArgument naming the option (ResourceExhausted: the model would not
+// fit the memory limit). `can_infer_dimension`: a libsvm input may leave its
+// dimension to a window of lines (ValidateInputOptions).
+[[nodiscard]] absl::Status ValidatePipelineSettings(const PipelineSettings& settings,
+                                                    bool loads_model, bool can_infer_dimension);
 
 template <class Real>
 class StreamPipeline {
