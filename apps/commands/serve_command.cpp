@@ -39,6 +39,27 @@ absl::Status WritePortFile(const std::string& path, int listen_fd) {
       path, {reinterpret_cast<const unsigned char*>(port.data()), port.size()}, "--port_file");
 }
 
+// Answers the clients' lines on `listen_fd` until a stop signal; SIGHUP
+// saves a checkpoint.
+template <class Real>
+absl::Status AnswerUntilStopped(ServeSession<Real>& session, const StreamOptions& options,
+                                int listen_fd, int signal_fd) {
+  LineServerOptions server_options;
+  server_options.max_connections = options.server.max_connections;
+  server_options.max_line_bytes = static_cast<std::size_t>(options.input_format.max_line_bytes);
+  server_options.idle_timeout = absl::Seconds(options.server.idle_timeout);
+  LineServer server(listen_fd, server_options,
+                    [&session](std::span<const std::string_view> lines, std::string& output,
+                               std::size_t output_budget) {
+                      return session.HandleLines(lines, output, output_budget);
+                    },
+                    stderr);
+  session.set_server(&server);
+  absl::Status status = server.Run(signal_fd, [&session] { session.SaveOnHangup(); });
+  session.set_server(nullptr);  // the server ends here; !stats no longer asks it
+  return status;
+}
+
 template <class Real>
 int Serve(const StreamOptions& options, int signal_fd) {
   ServeSession<Real> session(options, stderr);
@@ -76,18 +97,7 @@ int Serve(const StreamOptions& options, int signal_fd) {
       return kExitIoError;
     }
   }
-  LineServerOptions server_options;
-  server_options.max_connections = options.server.max_connections;
-  server_options.max_line_bytes = static_cast<std::size_t>(options.input_format.max_line_bytes);
-  server_options.idle_timeout = absl::Seconds(options.server.idle_timeout);
-  LineServer server(*listen_fd, server_options,
-                    [&session](std::span<const std::string_view> lines, std::string& output,
-                               std::size_t output_budget) {
-                      return session.HandleLines(lines, output, output_budget);
-                    },
-                    stderr);
-  session.set_server(&server);
-  absl::Status status = server.Run(signal_fd, [&session] { session.SaveOnHangup(); });
+  absl::Status status = AnswerUntilStopped(session, options, *listen_fd, signal_fd);
   if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
   if (!status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());

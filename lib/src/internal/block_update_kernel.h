@@ -50,6 +50,75 @@ void ForEachPart(ThreadPool* pool, int parts, Part& part) {
   }
 }
 
+// Rows r0 .. r0 + n - 1 of a D-row matrix: part `index` of `parts` (equal counts).
+inline std::pair<int, int> Panel(int d, int parts, int index) {
+  return {d * index / parts, d * (index + 1) / parts - d * index / parts};
+}
+
+// U = P Zᵀ into `gains`; returns Z U. With parts, a panel of rows of U a
+// part, from the stored triangle's columns above them (transposed), their
+// diagonal block and their rows right of it; and the panel's share of Z U,
+// added up in one order (the same bits with any thread count).
+template <class Real, class Covariance, class Features, class Gains>
+Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> GainsAndGram(ThreadPool* pool, int parts,
+                                                                 const Covariance& covariance,
+                                                                 const Features& z, Gains& gains) {
+  using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+  const int d = static_cast<int>(covariance.rows());
+  if (parts == 1) {
+    gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
+    return z * gains;
+  }
+  std::vector<Matrix> shares(static_cast<std::size_t>(parts));
+  auto rows_of_gains = [&](int index) {
+    const auto [r0, n] = Panel(d, parts, index);
+    const int r1 = r0 + n;
+    auto out = gains.middleRows(r0, n);
+    out.noalias() = covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>() *
+                    z.middleCols(r0, n).transpose();
+    if (r0 > 0) out.noalias() += covariance.block(0, r0, r0, n).transpose() * z.leftCols(r0).transpose();
+    if (r1 < d) out.noalias() += covariance.block(r0, r1, n, d - r1) * z.rightCols(d - r1).transpose();
+    shares[static_cast<std::size_t>(index)].noalias() = z.middleCols(r0, n) * out;
+  };
+  ForEachPart(pool, parts, rows_of_gains);
+  Matrix gram = shares.front();
+  for (int index = 1; index < parts; ++index) gram += shares[static_cast<std::size_t>(index)];
+  return gram;
+}
+
+// P -= V Vᵀ with V = U L⁻ᵀ (S = L Lᵀ). With parts: V a panel of rows a part
+// (each row solved on its own), then the triangle's rows of one part of
+// `row_bounds` a thread, their diagonal block and their rows right of it.
+template <class Real, class Covariance, class Gains, class Cholesky>
+void DowndateCovariance(ThreadPool* pool, std::span<const int> row_bounds,
+                        Covariance& covariance, const Gains& gains, const Cholesky& cholesky) {
+  using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+  const int d = static_cast<int>(covariance.rows());
+  const int parts = static_cast<int>(row_bounds.size()) - 1;
+  if (parts == 1) {
+    const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
+    covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
+    return;
+  }
+  Matrix half(d, gains.cols());
+  auto rows_of_half = [&](int index) {
+    const auto [r0, n] = Panel(d, parts, index);
+    half.middleRows(r0, n) =
+        cholesky.matrixL().solve(gains.middleRows(r0, n).transpose()).transpose();
+  };
+  ForEachPart(pool, parts, rows_of_half);
+  auto rows_of_update = [&](int index) {
+    const int r0 = row_bounds[index], r1 = row_bounds[index + 1], n = r1 - r0;
+    covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>().rankUpdate(
+        half.middleRows(r0, n), Real{-1});
+    if (r1 < d) {
+      covariance.block(r0, r1, n, d - r1).noalias() -=
+          half.middleRows(r0, n) * half.bottomRows(d - r1).transpose();
+    }
+  };
+  ForEachPart(pool, parts, rows_of_update);
+}
+
 // Returns false, and changes neither P nor the weights, when the block would
 // make the model non-finite (see BlockUpdateArguments).
 template <class Real>
@@ -66,33 +135,7 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   const int parts = static_cast<int>(block.row_bounds.size()) - 1;
   // Woodbury: U = P Zᵀ, S = I + Z U = L Lᵀ, residuals R = Y - Z W.
   Eigen::Map<Matrix> gains(block.scratch, d, k);
-  Matrix system(k, k);
-  // Rows r0 .. r1 - 1 of a D-row matrix in part `index` of `parts` (equal counts).
-  const auto panel = [d, parts](int index) {
-    return std::pair<int, int>(d * index / parts, d * (index + 1) / parts - d * index / parts);
-  };
-  if (parts == 1) {
-    gains.noalias() = covariance.template selfadjointView<Eigen::Upper>() * z.transpose();
-    system.noalias() = z * gains;
-  } else {
-    // A panel of rows of P Zᵀ a part, from the stored triangle's columns
-    // above them (transposed), their diagonal block and their rows right of
-    // it; and the panel's share of Z U, added up below in one order.
-    std::vector<Matrix> shares(static_cast<std::size_t>(parts));
-    auto rows_of_gains = [&](int index) {
-      const auto [r0, n] = panel(index);
-      const int r1 = r0 + n;
-      auto out = gains.middleRows(r0, n);
-      out.noalias() = covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>() *
-                      z.middleCols(r0, n).transpose();
-      if (r0 > 0) out.noalias() += covariance.block(0, r0, r0, n).transpose() * z.leftCols(r0).transpose();
-      if (r1 < d) out.noalias() += covariance.block(r0, r1, n, d - r1) * z.rightCols(d - r1).transpose();
-      shares[static_cast<std::size_t>(index)].noalias() = z.middleCols(r0, n) * out;
-    };
-    ForEachPart(block.pool, parts, rows_of_gains);
-    system = shares.front();
-    for (int index = 1; index < parts; ++index) system += shares[static_cast<std::size_t>(index)];
-  }
+  Matrix system = GainsAndGram<Real>(block.pool, parts, covariance, z, gains);
   system.diagonal().array() += 1;
   const Eigen::LLT<Matrix> cholesky(system);
   // The sequential a-priori errors are the residuals whitened by the unit
@@ -120,31 +163,7 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   }
   if (!finite) return false;
   w = updated;
-  if (parts == 1) {
-    const Matrix half = cholesky.matrixL().solve(gains.transpose()).transpose();
-    covariance.template selfadjointView<Eigen::Upper>().rankUpdate(half, Real{-1});
-    return true;
-  }
-  // V a panel of rows a part (each row solved on its own).
-  Matrix half(d, k);
-  auto rows_of_half = [&](int index) {
-    const auto [r0, n] = panel(index);
-    half.middleRows(r0, n) =
-        cholesky.matrixL().solve(gains.middleRows(r0, n).transpose()).transpose();
-  };
-  ForEachPart(block.pool, parts, rows_of_half);
-  // The triangle's rows r0 .. r1 - 1 a thread: their diagonal block and
-  // their rows right of it.
-  auto rows_of_update = [&](int index) {
-    const int r0 = block.row_bounds[index], r1 = block.row_bounds[index + 1], n = r1 - r0;
-    covariance.block(r0, r0, n, n).template selfadjointView<Eigen::Upper>().rankUpdate(
-        half.middleRows(r0, n), Real{-1});
-    if (r1 < d) {
-      covariance.block(r0, r1, n, d - r1).noalias() -=
-          half.middleRows(r0, n) * half.bottomRows(d - r1).transpose();
-    }
-  };
-  ForEachPart(block.pool, parts, rows_of_update);
+  DowndateCovariance<Real>(block.pool, block.row_bounds, covariance, gains, cholesky);
   return true;
 }
 
