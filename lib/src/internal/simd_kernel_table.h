@@ -10,7 +10,7 @@
 #include "internal/block_update_kernel.h"
 #include "internal/factor_update_kernel.h"
 #include "internal/simd_kernels.h"
-#include "internal/sincos_kernel.h"
+#include "internal/feature_map_kernels.h"
 #include "internal/symmetric_update_kernel.h"
 
 namespace rffstream::internal {
