@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tests/app_process.h"
+#include "tests/sanitized.h"
 
 namespace {
 
@@ -272,7 +273,9 @@ TEST_CASE("Threads give the same predictions, checkpoints and summary as one thr
           "[app][threads]") {
   // D = 600: past the size where threads are used by default, and cut
   // into parts that do not fall on SIMD vectors.
-  const std::string input = SmoothCsv(900);
+  // Shorter under the sanitizers: the same threads and parts, fewer lines.
+  const int lines = kSanitized ? 300 : 900;
+  const std::string input = SmoothCsv(lines);
   for (const std::string model : {"--features=600", "--features=600 --precision=float32",
                                   "--features=600 --block=64", "--features=600 --forget=0.999"}) {
     INFO(model);
@@ -288,7 +291,7 @@ TEST_CASE("Threads give the same predictions, checkpoints and summary as one thr
   // A checkpoint saved with threads continues with one, and the other way.
   TempDir dir;
   const std::string path = (dir.path() / "m.rff").string();
-  const std::string first = SmoothCsv(600);  // the input's first 600 lines
+  const std::string first = SmoothCsv(lines * 2 / 3);  // the input's first two thirds
   REQUIRE(RunApp("learn --quiet --features=600 --threads=2 --save=" + path, first).exit_code == 0);
   const std::string rest = input.substr(first.size());
   const RunResult on_one = RunApp("learn --predictions=- --quiet --threads=1 --load=" + path, rest);
