@@ -32,6 +32,16 @@ bool TakesNextArgument(const std::string& argument) {
   return flag != nullptr && !flag->IsOfType<bool>();
 }
 
+// -t: the command (at `command` in `arguments`) predicts instead of learning.
+absl::Status PredictInstead(std::vector<std::string>& arguments,
+                            std::optional<std::size_t> command) {
+  if (!command.has_value() || (arguments[*command] != "learn" && arguments[*command] != "predict")) {
+    return absl::InvalidArgumentError("-t (test only: predict, do not learn) is for learn");
+  }
+  arguments[*command] = "predict";
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> ExpandShorthands(std::vector<std::string> arguments) {
@@ -91,10 +101,7 @@ absl::StatusOr<std::vector<std::string>> ExpandShorthands(std::vector<std::strin
     expanded.push_back(absl::StrCat("--input=", argument));
   }
   if (test_only) {
-    if (!command.has_value() || (expanded[*command] != "learn" && expanded[*command] != "predict")) {
-      return absl::InvalidArgumentError("-t (test only: predict, do not learn) is for learn");
-    }
-    expanded[*command] = "predict";
+    if (absl::Status predicts = PredictInstead(expanded, command); !predicts.ok()) return predicts;
   }
   return expanded;
 }

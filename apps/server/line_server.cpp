@@ -177,6 +177,24 @@ void LineServer::OnEvent(Connection& connection, std::uint32_t events, bool unti
   Pump(connection);
 }
 
+void LineServer::DrainAndClose() {
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
+  ::close(listen_fd_);
+  listen_fd_ = -1;
+  std::vector<int> open;
+  for (auto& [fd, connection] : connections_) open.push_back(fd);
+  for (int fd : open) OnEvent(*connections_.at(fd), EPOLLIN, /*until_drained=*/true);
+  const absl::Time deadline = absl::Now() + kDrainTimeout;
+  epoll_event events[kMaxEvents];
+  while (!connections_.empty() && absl::Now() < deadline) {
+    const int ready = ::epoll_wait(epoll_fd_, events, kMaxEvents, 100);
+    for (int i = 0; i < ready; ++i) {
+      const auto found = connections_.find(events[i].data.fd);
+      if (found != connections_.end()) OnEvent(*found->second, events[i].events, true);
+    }
+  }
+}
+
 absl::Status LineServer::Run(int signal_fd, std::function<void()> on_hangup) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) return absl::InternalError(absl::StrCat("epoll: ", std::strerror(errno)));
@@ -221,21 +239,7 @@ absl::Status LineServer::Run(int signal_fd, std::function<void()> on_hangup) {
     CloseIdleConnections();
     LogCounts(false);
   }
-  // Stop accepting; answer what has arrived; give readers a bounded time.
-  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
-  ::close(listen_fd_);
-  listen_fd_ = -1;
-  std::vector<int> open;
-  for (auto& [fd, connection] : connections_) open.push_back(fd);
-  for (int fd : open) OnEvent(*connections_.at(fd), EPOLLIN, /*until_drained=*/true);
-  const absl::Time deadline = absl::Now() + kDrainTimeout;
-  while (!connections_.empty() && absl::Now() < deadline) {
-    const int ready = ::epoll_wait(epoll_fd_, events, kMaxEvents, 100);
-    for (int i = 0; i < ready; ++i) {
-      const auto found = connections_.find(events[i].data.fd);
-      if (found != connections_.end()) OnEvent(*found->second, events[i].events, true);
-    }
-  }
+  DrainAndClose();
   LogCounts(true);
   return absl::OkStatus();
 }

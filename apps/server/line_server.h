@@ -100,6 +100,9 @@ class LineServer {
   void ResumeAccepting();
   void Close(int fd);
   void CloseIdleConnections();
+  // The stop: no more accepting; what has arrived is answered, and readers
+  // get a bounded time (kDrainTimeout) to take their answers.
+  void DrainAndClose();
   // Whether the unfinished input of every connection fits the bound.
   bool BufferedInputFits() const;
   void LogCounts(bool force);
