@@ -26,6 +26,13 @@ int OutputsFor(const InputOptions& input) {
 
 namespace {
 
+// A model's lengthscales as --lengthscales spells them, exactly.
+std::string ModelLengthscales(const std::vector<double>& lengthscales) {
+  ModelOptions spelled;
+  spelled.lengthscales = lengthscales;
+  return ModelOptionText(spelled, "lengthscales");
+}
+
 // The bandwidth comes from lengthscales when they are given.
 bool LengthscalesGiven(const ModelOptions& options) {
   return options.lengthscale != 0.0 || !options.lengthscales.empty();
@@ -110,22 +117,23 @@ absl::Status CheckOptionsAgreeWithModel(const ModelOptions& options, const Input
   text_conflict("gamma",
                 GammaFromWarmUp(options) ? task.gamma_from_warm_up
                                          : options.gamma == features.gamma,
-                task.gamma_from_warm_up ? absl::StrCat(features.gamma, ", chosen by --gamma=auto")
-                                        : absl::StrCat(features.gamma));
+                task.gamma_from_warm_up ? absl::StrCat(ShortestNumber(features.gamma), ", chosen by --gamma=auto")
+                                        : ShortestNumber(features.gamma));
   text_conflict("lengthscales", options.lengthscales == features.lengthscales,
-                features.lengthscales.empty() ? "none" : absl::StrJoin(features.lengthscales, ","));
+                features.lengthscales.empty() ? "none" : ModelLengthscales(features.lengthscales));
   conflict(given.Has("lengthscale") &&
                GammaFromLengthscale(options.lengthscale) != features.gamma,
-           "lengthscale", absl::StrCat(options.lengthscale), absl::StrCat("gamma ", features.gamma));
+           "lengthscale", ShortestNumber(options.lengthscale),
+           absl::StrCat("gamma ", ShortestNumber(features.gamma)));
   text_conflict("ridge",
                 RidgeFromWarmUp(options) ? task.ridge_from_warm_up : options.ridge == model.ridge,
-                task.ridge_from_warm_up ? absl::StrCat(model.ridge, ", chosen by --ridge=auto")
-                                        : absl::StrCat(model.ridge));
+                task.ridge_from_warm_up ? absl::StrCat(ShortestNumber(model.ridge), ", chosen by --ridge=auto")
+                                        : ShortestNumber(model.ridge));
   text_conflict("forget",
                 TracksDrift(options)
                     ? task.drift_from_stream
                     : !task.drift_from_stream && options.forget == model.forgetting,
-                task.drift_from_stream ? std::string("auto") : absl::StrCat(model.forgetting));
+                task.drift_from_stream ? std::string("auto") : ShortestNumber(model.forgetting));
   conflict(given.Has("intercept") && options.intercept != model.intercept, "intercept",
            options.intercept ? "true" : "false", model.intercept ? "true" : "false");
   text_conflict("loss", options.loss == model.loss, std::string(LossName(model.loss)));

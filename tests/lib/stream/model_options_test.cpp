@@ -92,7 +92,7 @@ TEST_CASE("Options given with a loaded model repeat it or are named as conflicts
   const std::string path = dir.File("model.rff");
   ModelOptions trained;
   trained.features = 16;
-  trained.gamma = 0.5;
+  trained.gamma = 0.123456789;
   trained.ridge = 0.1;
   absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(trained, 2, 1);
   REQUIRE(config.ok());
@@ -115,6 +115,13 @@ TEST_CASE("Options given with a loaded model repeat it or are named as conflicts
                                    loaded->record.task, path)
             .message() == "flags conflict with the model loaded from " + path +
                               ": --features=32 (the model has 16), --seed=7 (the model has 1)");
+  // The model's values as exactly as the user would type them back.
+  ModelOptions wider = repeated;
+  wider.gamma = 0.5;
+  CHECK(CheckOptionsAgreeWithModel(wider, InputOptions(), loaded->learner.config(),
+                                   loaded->record.task, path)
+            .message() == "flags conflict with the model loaded from " + path +
+                              ": --gamma=0.5 (the model has 0.123456789)");
   // The checkpoint decides the precision; --precision may only agree.
   CHECK(*ModelBytesPerNumber(ModelOptions(), path) == 8);
   ModelOptions single;
