@@ -31,6 +31,35 @@ absl::Status LoadInto(ServeSession<Real>& session, const StreamOptions& options)
   return loaded.ok() ? session.Resume(*std::move(loaded), load_path) : loaded.status();
 }
 
+// The listening socket of --listen, described for the log, and a Unix
+// socket's file, which serve removes when it stops.
+struct Listener {
+  int fd = -1;
+  std::optional<UnixSocketFile> socket_file;
+  std::string bound;
+};
+
+// InvalidArgument: --listen is not an address; any other code: the socket
+// could not be opened.
+absl::StatusOr<Listener> OpenListener(const std::string& listen) {
+  absl::StatusOr<ListenAddress> address = ParseListenAddress(listen);
+  if (!address.ok()) return address.status();
+  absl::StatusOr<int> fd = OpenListeningSocket(*address);
+  if (!fd.ok()) return fd.status();
+  Listener listener;
+  listener.fd = *fd;
+  if (address->is_unix) {
+    absl::StatusOr<UnixSocketFile> identified = IdentifyUnixSocketFile(address->path);
+    if (!identified.ok()) {
+      ::close(*fd);
+      return identified.status();
+    }
+    listener.socket_file = *std::move(identified);
+  }
+  listener.bound = DescribeBoundAddress(*fd, *address);
+  return listener;
+}
+
 // The bound port for clients to read, written atomically: a reader never
 // sees half a number.
 absl::Status WritePortFile(const std::string& path, int listen_fd) {
@@ -67,37 +96,24 @@ int Serve(const StreamOptions& options, int signal_fd) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(loaded.message()).c_str());
     return loaded.code() == absl::StatusCode::kInvalidArgument ? kExitUsageError : kExitIoError;
   }
-  absl::StatusOr<ListenAddress> address = ParseListenAddress(options.server.listen);
-  if (!address.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(address.status().message()).c_str());
-    return kExitUsageError;
+  absl::StatusOr<Listener> listener = OpenListener(options.server.listen);
+  if (!listener.ok()) {
+    std::fprintf(stderr, "rffstream serve: %s\n", std::string(listener.status().message()).c_str());
+    return listener.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsageError
+                                                                           : kExitIoError;
   }
-  absl::StatusOr<int> listen_fd = OpenListeningSocket(*address);
-  if (!listen_fd.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(listen_fd.status().message()).c_str());
-    return kExitIoError;
-  }
-  std::optional<UnixSocketFile> socket_file;
-  if (address->is_unix) {
-    absl::StatusOr<UnixSocketFile> identified = IdentifyUnixSocketFile(address->path);
-    if (!identified.ok()) {
-      std::fprintf(stderr, "rffstream serve: %s\n", std::string(identified.status().message()).c_str());
-      ::close(*listen_fd);
-      return kExitIoError;
-    }
-    socket_file = *std::move(identified);
-  }
-  const std::string bound = DescribeBoundAddress(*listen_fd, *address);
-  std::fprintf(stderr, "rffstream serve: listening on %s\n", bound.c_str());
+  const int listen_fd = listener->fd;
+  const std::optional<UnixSocketFile>& socket_file = listener->socket_file;
+  std::fprintf(stderr, "rffstream serve: listening on %s\n", listener->bound.c_str());
   if (const std::string& port_file = options.server.port_file; !port_file.empty()) {
-    if (absl::Status written = WritePortFile(port_file, *listen_fd); !written.ok()) {
+    if (absl::Status written = WritePortFile(port_file, listen_fd); !written.ok()) {
       std::fprintf(stderr, "rffstream serve: %s\n", std::string(written.message()).c_str());
       if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
-      ::close(*listen_fd);
+      ::close(listen_fd);
       return kExitIoError;
     }
   }
-  absl::Status status = AnswerUntilStopped(session, options, *listen_fd, signal_fd);
+  absl::Status status = AnswerUntilStopped(session, options, listen_fd, signal_fd);
   if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
   if (!status.ok()) {
     std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
