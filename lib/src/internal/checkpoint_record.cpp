@@ -28,25 +28,38 @@ void WriteTask(ByteWriter& writer, const Task& task) {
   writer.Write<std::uint8_t>(task.drift_from_stream ? 1 : 0);
 }
 
-// Column lists and names are bounded by what the rest of the file can hold.
-absl::StatusOr<Task> ReadTask(ByteReader& reader, std::uint32_t version) {
+namespace {
+
+// The header's names: as many as the rest of the file can hold.
+absl::Status ReadColumnNames(ByteReader& reader, std::vector<std::string>& names) {
   constexpr std::uint64_t kMaxNameBytes = 1 << 16;
+  std::uint64_t count = 0;
+  if (absl::Status read = reader.Read("task column names", count); !read.ok()) return read;
+  if (count > reader.remaining() / sizeof(std::uint64_t)) {
+    return absl::DataLossError(
+        absl::StrCat(reader.source(), ": truncated: ", count, " column names cannot fit"));
+  }
+  names.resize(count);
+  for (std::string& name : names) {
+    if (absl::Status read = reader.ReadString("task column name", kMaxNameBytes, name); !read.ok()) {
+      return read;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// Column lists are bounded by the field count and what the rest of the file
+// can hold.
+absl::StatusOr<Task> ReadTask(ByteReader& reader, std::uint32_t version) {
   Task task;
   std::uint32_t format = 0;
   std::uint8_t header = 0, gamma_from_warm_up = 0, ridge_from_warm_up = 0, kernel_from_warm_up = 0;
-  std::uint64_t num_names = 0;
   absl::Status status = reader.Read("task input format", format);
   if (status.ok()) status = reader.Read("task delimiter", task.delimiter);
   if (status.ok()) status = reader.Read("task header flag", header);
-  if (status.ok()) status = reader.Read("task column names", num_names);
-  if (status.ok() && num_names > reader.remaining() / sizeof(std::uint64_t)) {
-    return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", num_names,
-                                            " column names cannot fit"));
-  }
-  task.column_names.resize(status.ok() ? num_names : 0);
-  for (std::string& name : task.column_names) {
-    if (status.ok()) status = reader.ReadString("task column name", kMaxNameBytes, name);
-  }
+  if (status.ok()) status = ReadColumnNames(reader, task.column_names);
   if (status.ok()) status = reader.Read("task field count", task.num_fields);
   const auto columns = static_cast<std::uint64_t>(std::max(task.num_fields, 0));
   const auto read_columns = [&](std::vector<int>& list) {
