@@ -139,6 +139,38 @@ std::vector<int> FirstPrimes(int count) {
   return primes;
 }
 
+// Randomized quasi-Monte Carlo: a Halton sequence (the first d primes as
+// bases) shifted by one uniform draw per dimension modulo 1, through the
+// normal's inverse CDF, scaled to N(0, scale² I).
+void SampleQuasiMonteCarlo(int count, int d, double scale, RandomEngine& engine,
+                           std::vector<double>& projection) {
+  const std::vector<int> bases = FirstPrimes(d);
+  std::vector<double> shift(d);
+  for (double& value : shift) value = engine.NextUniform();
+  for (int i = 0; i < count; ++i) {
+    for (int j = 0; j < d; ++j) {
+      double u = RadicalInverse(static_cast<std::uint64_t>(i) + 1, bases[j]) + shift[j];
+      if (u >= 1) u -= 1;
+      if (u <= 0) u = 0x1.0p-53;  // keep the inverse CDF finite
+      projection[static_cast<size_t>(i) * d + j] = scale * InverseNormalCdf(u);
+    }
+  }
+}
+
+// The leverage sampler's selection (config.selection) of the candidates.
+SampledFrequencies KeepSelected(const FeatureMapConfig& config,
+                                const SampledFrequencies& candidates) {
+  const int d = config.input_dimension;
+  SampledFrequencies kept;
+  kept.count = config.num_frequencies();
+  for (int index : config.selection.selected) {
+    const auto row = candidates.projection.begin() + static_cast<std::ptrdiff_t>(index) * d;
+    kept.projection.insert(kept.projection.end(), row, row + d);
+    kept.offsets.push_back(candidates.offsets[static_cast<std::size_t>(index)]);
+  }
+  return kept;
+}
+
 }  // namespace
 
 // All rows of ω are drawn first, then the phases, so that the pair and the
@@ -176,36 +208,15 @@ SampledFrequencies SampleFrequencies(const FeatureMapConfig& config) {
       }
       break;
     }
-    case FrequencySampler::kQuasiMonteCarlo: {
-      const std::vector<int> bases = FirstPrimes(d);
-      std::vector<double> shift(d);
-      for (double& value : shift) value = engine.NextUniform();
-      for (int i = 0; i < sampled.count; ++i) {
-        for (int j = 0; j < d; ++j) {
-          double u = RadicalInverse(static_cast<std::uint64_t>(i) + 1, bases[j]) + shift[j];
-          if (u >= 1) u -= 1;
-          if (u <= 0) u = 0x1.0p-53;  // keep the inverse CDF finite
-          sampled.projection[static_cast<size_t>(i) * d + j] = gaussian_scale * InverseNormalCdf(u);
-        }
-      }
+    case FrequencySampler::kQuasiMonteCarlo:
+      SampleQuasiMonteCarlo(sampled.count, d, gaussian_scale, engine, sampled.projection);
       break;
-    }
   }
   sampled.offsets.assign(sampled.count, 0.0);
   if (config.map == FeatureMapKind::kPhase) {
     for (double& offset : sampled.offsets) offset = 2.0 * std::numbers::pi * engine.NextUniform();
   }
-  if (leverage) {
-    SampledFrequencies kept;
-    kept.count = config.num_frequencies();
-    for (int index : config.selection.selected) {
-      const auto row = sampled.projection.begin() + static_cast<std::ptrdiff_t>(index) * d;
-      kept.projection.insert(kept.projection.end(), row, row + d);
-      kept.offsets.push_back(sampled.offsets[static_cast<std::size_t>(index)]);
-    }
-    return kept;
-  }
-  return sampled;
+  return leverage ? KeepSelected(config, sampled) : sampled;
 }
 
 void FoldInputTransform(const FeatureMapConfig& config, SampledFrequencies& sampled) {
