@@ -60,6 +60,38 @@ void SampleReader::SetKeys(const py::list& keys) {
   for (py::handle key : keys) keys_.push_back(py::reinterpret_borrow<py::object>(key));
 }
 
+void SampleReader::ReadDict(py::handle x, std::span<double> values) const {
+  PyObject* object = x.ptr();
+  if (keys_.empty()) {
+    throw py::value_error(
+        "x is a dict, but this model's inputs have no names (it learned from arrays): "
+        "pass a sequence");
+  }
+  std::size_t present = 0;
+  for (std::size_t i = 0; i < num_inputs_; ++i) {
+    PyObject* value = PyDict_GetItemWithError(object, keys_[i].ptr());
+    if (value == nullptr) {
+      if (PyErr_Occurred()) throw py::error_already_set();
+      values[i] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    ++present;
+    values[i] = InputNumber(value, [&] {
+      return absl::StrCat("x[", std::string(py::repr(keys_[i])), "]");
+    });
+  }
+  if (present != static_cast<std::size_t>(PyDict_Size(object))) {
+    for (auto item : py::reinterpret_borrow<py::dict>(x)) {
+      if (std::find_if(keys_.begin(), keys_.end(), [&](const py::object& key) {
+            return key.equal(item.first);
+          }) == keys_.end()) {
+        throw py::value_error(absl::StrCat("x has an input the model does not know: ",
+                                           std::string(py::str(item.first))));
+      }
+    }
+  }
+}
+
 void SampleReader::ReadInputs(py::handle x, std::span<double> values) const {
   // A model with text columns takes rows with their buckets, which the
   // estimators encode (rffstream/_text.py).
@@ -68,35 +100,7 @@ void SampleReader::ReadInputs(py::handle x, std::span<double> values) const {
   }
   PyObject* object = x.ptr();
   if (PyDict_Check(object)) {
-    if (keys_.empty()) {
-      throw py::value_error(
-          "x is a dict, but this model's inputs have no names (it learned from arrays): "
-          "pass a sequence");
-    }
-    // A key left out is a missing value; a key the model does not know is an error.
-    std::size_t present = 0;
-    for (std::size_t i = 0; i < num_inputs_; ++i) {
-      PyObject* value = PyDict_GetItemWithError(object, keys_[i].ptr());
-      if (value == nullptr) {
-        if (PyErr_Occurred()) throw py::error_already_set();
-        values[i] = std::numeric_limits<double>::quiet_NaN();
-        continue;
-      }
-      ++present;
-      values[i] = InputNumber(value, [&] {
-        return absl::StrCat("x[", std::string(py::repr(keys_[i])), "]");
-      });
-    }
-    if (present != static_cast<std::size_t>(PyDict_Size(object))) {
-      for (auto item : py::reinterpret_borrow<py::dict>(x)) {
-        if (std::find_if(keys_.begin(), keys_.end(), [&](const py::object& key) {
-              return key.equal(item.first);
-            }) == keys_.end()) {
-          throw py::value_error(absl::StrCat("x has an input the model does not know: ",
-                                             std::string(py::str(item.first))));
-        }
-      }
-    }
+    ReadDict(x, values);
     return;
   }
   if (py::isinstance<py::array>(x)) {

@@ -36,6 +36,9 @@ class SampleReader {
   void ReadTargets(py::handle y, std::span<double> targets) const;
 
  private:
+  // x as a dict keyed by the model's input names (SetKeys): a key left out is
+  // a missing value, a key the model does not know an error.
+  void ReadDict(py::handle x, std::span<double> values) const;
   void CheckLength(std::size_t length) const;
 
   std::vector<py::object> keys_;
