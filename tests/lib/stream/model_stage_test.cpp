@@ -66,7 +66,6 @@ TEST_CASE("Each labelled line is answered with the learner's a-priori prediction
   BasicLearner<double> reference = NewLearner();
   REQUIRE(sink.values.size() == 200);
   for (int t = 1; t <= 200; ++t) {
-    const std::vector<double> target = {Target(t)};
     const double prior = reference.Learn(Input(t), Target(t));
     CHECK(sink.values[t - 1] == prior);
   }
