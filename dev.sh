@@ -2,11 +2,13 @@
 # rffstream developer entry point: installs what is missing (Debian bookworm),
 # configures, builds, then runs the demo or the test suite.
 #
-#   ./dev.sh demo    build the program alone, generate a Mackey-Glass series and
-#                    learn it from a pipe
-#   ./dev.sh test    build and run the whole test suite, then again under
-#                    AddressSanitizer and UBSan
-#   ./dev.sh build   install and build only
+#   ./dev.sh demo      build the program alone, generate a Mackey-Glass series
+#                      and learn it from a pipe
+#   ./dev.sh test      build and run the whole test suite: C++, Python, MPI,
+#                      the package consumers, valgrind's CPU without AVX-512
+#   ./dev.sh sanitize  build with clang under AddressSanitizer and UBSan, and
+#                      run the tests and the fuzzers (CI runs both)
+#   ./dev.sh build     install and build only
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -78,25 +80,31 @@ case "${1:-}" in
     # able to configure (generating is where a missing target shows).
     cmake -S . -B build-no-apps -G Ninja -DRFFSTREAM_BUILD_APPS=OFF \
       -DRFFSTREAM_BUILD_BENCHMARKS=OFF >/dev/null
-    # The library, the app and the tests again under AddressSanitizer and
-    # UBSan. Left out there: the fuzzers (sanitized already), the package
-    # consumers (nothing to sanitize), the Python module (python3 is not
-    # built with ASan), valgrind (which cannot run ASan) and
-    # mpirun (Open MPI's own allocations at exit read as leaks).
-    # -O1 with line tables: half the compile time of -O2 -g, and the
-    # library's debug assertions (REQUIRES preconditions) are on.
-    cmake -S . -B "$SANITIZER_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-      -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-      -DRFFSTREAM_SANITIZE=address,undefined -DRFFSTREAM_BUILD_BENCHMARKS=OFF >/dev/null
+    ;;
+  sanitize)
+    install_missing_packages "${PACKAGES[@]}"
+    # The library, the app, the tests and the fuzzers, built by clang under
+    # AddressSanitizer and UBSan, with libFuzzer's coverage: the fuzzers run
+    # as one of the tests (fuzz_smoke). Left out: the package consumers
+    # (nothing to sanitize), the Python module (python3 is not built with
+    # ASan), valgrind (which cannot run ASan) and mpirun (Open MPI's own
+    # allocations at exit read as leaks). -O1 with line tables: half the
+    # compile time of -O2 -g, and the library's debug assertions (REQUIRES
+    # preconditions) are on.
+    CXX=clang++ cmake -S . -B "$SANITIZER_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+      -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DRFFSTREAM_FUZZ=ON \
+      -DRFFSTREAM_BUILD_BENCHMARKS=OFF -DRFFSTREAM_BUILD_PYTHON=OFF >/dev/null
     cmake --build "$SANITIZER_BUILD_DIR" -j "$(nproc)"
+    (cd "$SANITIZER_BUILD_DIR" && ctest -N | grep -q "fuzz_smoke$") ||
+      { echo "dev.sh: the sanitizer build has no fuzz_smoke test" >&2; exit 1; }
     (cd "$SANITIZER_BUILD_DIR" &&
-      ctest --output-on-failure -j "$(nproc)" --label-exclude "fuzz|package|python" --exclude-regex "no_avx512_cpu|mpirun")
+      ctest --output-on-failure -j "$(nproc)" --label-exclude "package|python" --exclude-regex "no_avx512_cpu|mpirun")
     ;;
   build)
     build
     ;;
   *)
-    echo "usage: $0 demo|test|build" >&2
+    echo "usage: $0 demo|test|sanitize|build" >&2
     exit 2
     ;;
 esac

@@ -9,6 +9,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/command_table.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/simd.h"
 #include "rffstream/version.h"
@@ -252,22 +253,16 @@ std::string_view CommandOf(const std::vector<std::string>& arguments) {
   return {};
 }
 
-namespace {
-constexpr std::string_view kCommands[] = {"learn", "predict", "export", "serve", "merge", "generate"};
-}  // namespace
-
-bool IsCommand(std::string_view name) {
-  return std::find(std::begin(kCommands), std::end(kCommands), name) != std::end(kCommands);
-}
+bool IsCommand(std::string_view name) { return FindCommand(name) != nullptr; }
 
 std::string UnknownCommandMessage(std::string_view name) {
   std::string_view closest;
   std::size_t best = name.size() / 2 + 2;  // beyond this a suggestion is noise
-  for (const std::string_view command : kCommands) {
-    const std::size_t distance = EditDistance(name, command);
+  for (const Command& command : Commands()) {
+    const std::size_t distance = EditDistance(name, command.name);
     if (distance < best) {
       best = distance;
-      closest = command;
+      closest = command.name;
     }
   }
   std::string message = absl::StrCat("unknown command '", std::string(name), "'");

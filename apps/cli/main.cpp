@@ -12,19 +12,14 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "cli/command_line.h"
 #include "cli/command_shorthands.h"
-#include "core/exit_codes.h"
-#include "commands/export_command.h"
-#include "commands/generate_command.h"
+#include "cli/command_table.h"
 #include "cli/flags.h"
-#include "commands/learn_command.h"
-#include "commands/merge_command.h"
-#include "commands/mpi_world.h"
-#ifdef RFFSTREAM_HAVE_MPI
-#include "commands/distributed_learn.h"
-#endif
-#include "commands/serve_command.h"
+#include "core/command_status.h"
+#include "core/exit_codes.h"
 #include "rffstream/simd.h"
 
 ABSL_FLAG(std::string, simd, "",
@@ -33,20 +28,17 @@ ABSL_FLAG(std::string, simd, "",
 
 namespace {
 
-constexpr char kUsage[] =
-    "a streaming online learner (random Fourier features + recursive least squares)\n\n"
-    "usage: rffstream COMMAND [--flags]   (learn and predict: also rffstream learn FILE;\n"
-    "       -d FILE = --input, -f FILE = --save, -i FILE = --load, -p FILE = --predictions,\n"
-    "       -t = predict only)\n\n"
-    "commands:\n"
-    "  learn      read CSV lines, predict each one, then learn from it; running metrics on stderr\n"
-    "  predict    predict CSV lines with a saved model (--load=FILE), without learning\n"
-    "  export     write a saved model (--load=FILE) as JSON (--format=json)\n"
-    "  serve      learn from and answer many clients over TCP or a Unix socket\n"
-    "  merge      merge models learned on disjoint shards: --save=OUT [--base=BASE] IN1 IN2 ...\n"
-    "  generate   write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream\n\n"
-    "example:\n"
-    "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n";
+std::string Usage() {
+  return absl::StrCat(
+      "a streaming online learner (random Fourier features + recursive least squares)\n\n"
+      "usage: rffstream COMMAND [--flags]   (learn and predict: also rffstream learn FILE;\n"
+      "       -d FILE = --input, -f FILE = --save, -i FILE = --load, -p FILE = --predictions,\n"
+      "       -t = predict only)\n\n"
+      "commands:\n",
+      rffstream::app::CommandSummaries(),
+      "\nexample:\n"
+      "  rffstream generate --series=mackey-glass | rffstream learn --features=256\n");
+}
 
 // --simd (or RFFSTREAM_SIMD): nullopt to go on, or the exit code to stop with.
 std::optional<int> ApplySimdChoice() {
@@ -85,51 +77,22 @@ void KeepBlockBuffersMapped() {
 // Only learn shares its work between ranks; any other command run by every
 // rank would do it N times (every prediction written N times), and learn in
 // a build without MPI would learn the whole input in every process.
-std::optional<int> RefusedUnderMpi(std::string_view command) {
+absl::Status RefusedUnderMpi(std::string_view command) {
   const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
-  if (ranks == nullptr || std::string_view(ranks) == "1") return std::nullopt;
+  if (ranks == nullptr || std::string_view(ranks) == "1") return absl::OkStatus();
   if (command != "learn") {
-    std::fprintf(stderr,
-                 "rffstream %s: started by mpirun with %s processes, each of which would do all "
-                 "of it (write every answer %s times): only learn runs under mpirun; run %s as "
-                 "one process\n",
-                 std::string(command).c_str(), ranks, ranks, std::string(command).c_str());
-    return rffstream::app::kExitUsageError;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "started by mpirun with ", ranks, " processes, each of which would do all of it (write "
+        "every answer ", ranks, " times): only learn runs under mpirun; run ", std::string(command),
+        " as one process"));
   }
 #ifndef RFFSTREAM_HAVE_MPI
-  std::fprintf(stderr,
-               "rffstream learn: this build has no MPI, so under mpirun each of the %s "
-               "processes would learn the whole input alone: build with MPI (libopenmpi-dev)\n",
-               ranks);
-  return rffstream::app::kExitUsageError;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "this build has no MPI, so under mpirun each of the ", ranks,
+      " processes would learn the whole input alone: build with MPI (libopenmpi-dev)"));
 #else
-  return std::nullopt;
+  return absl::OkStatus();
 #endif
-}
-
-// `files`: the arguments after the command (merge's shards).
-int RunCommand(std::string_view command, const rffstream::app::StreamOptions& options,
-               std::vector<std::string> files) {
-#ifdef RFFSTREAM_HAVE_MPI
-  if (command == "learn" && rffstream::app::StartedByMpiLauncher()) {
-    const rffstream::app::MpiWorld world;
-    return rffstream::app::RunDistributedLearn(options, world);
-  }
-#endif
-  if (command == "learn") return rffstream::app::RunLearnCommand(options);
-  if (command == "predict") return rffstream::app::RunPredictCommand(options);
-  if (command == "export") {
-    return rffstream::app::RunExportCommand(rffstream::app::ExportOptionsFromFlags(options));
-  }
-  if (command == "serve") return rffstream::app::RunServeCommand(options);
-  if (command == "merge") {
-    return rffstream::app::RunMergeCommand(
-        rffstream::app::MergeOptionsFromFlags(options, std::move(files)));
-  }
-  if (command == "generate") {
-    return rffstream::app::RunGenerateCommand(rffstream::app::GenerateOptionsFromFlags());
-  }
-  return rffstream::app::kExitUsageError;  // IsCommand() knows no other
 }
 
 }  // namespace
@@ -143,7 +106,7 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> arguments = *std::move(expanded);
   if (rffstream::app::AsksForHelp(arguments)) {
-    rffstream::app::PrintHelp(stdout, kUsage, rffstream::app::CommandOf(arguments));
+    rffstream::app::PrintHelp(stdout, Usage().c_str(), rffstream::app::CommandOf(arguments));
     return rffstream::app::kExitSuccess;
   }
   if (rffstream::app::AsksForVersion(arguments)) {
@@ -160,30 +123,29 @@ int main(int argc, char** argv) {
   const std::vector<char*> positional =
       absl::ParseCommandLine(static_cast<int>(pointers.size()), pointers.data());
   if (std::optional<int> exit_code = ApplySimdChoice()) return *exit_code;
-  if (positional.size() > 1 && !rffstream::app::IsCommand(positional[1])) {
+  const rffstream::app::Command* command =
+      positional.size() > 1 ? rffstream::app::FindCommand(positional[1]) : nullptr;
+  if (positional.size() > 1 && command == nullptr) {
     std::fprintf(stderr, "rffstream: %s\n\n%s",
-                 rffstream::app::UnknownCommandMessage(positional[1]).c_str(), kUsage);
+                 rffstream::app::UnknownCommandMessage(positional[1]).c_str(), Usage().c_str());
     return rffstream::app::kExitUsageError;
   }
-  const bool takes_files = positional.size() > 1 && std::string_view(positional[1]) == "merge";
-  if (positional.size() != 2 && !takes_files) {
-    std::fprintf(stderr, "%s", kUsage);
+  if (command == nullptr || (positional.size() != 2 && !command->takes_files)) {
+    std::fprintf(stderr, "%s", Usage().c_str());
     return rffstream::app::kExitUsageError;
   }
   // A closed output pipe shows up as a write error (EPIPE), which the
   // commands answer by stopping quietly, after saving what they must.
   std::signal(SIGPIPE, SIG_IGN);
   KeepBlockBuffersMapped();
-  const std::string_view command = positional[1];
   // The flags are read once, here; the commands take their values.
-  const absl::StatusOr<rffstream::app::StreamOptions> options =
-      rffstream::app::StreamOptionsFromFlags();
-  if (!options.ok()) {
-    std::fprintf(stderr, "rffstream %s: %s\n", std::string(command).c_str(),
-                 std::string(options.status().message()).c_str());
-    return rffstream::app::kExitUsageError;
+  absl::StatusOr<rffstream::app::StreamOptions> options = rffstream::app::StreamOptionsFromFlags();
+  absl::Status status = options.status();
+  if (status.ok()) status = RefusedUnderMpi(command->name);
+  if (status.ok()) {
+    status = command->run(*options,
+                          std::vector<std::string>(positional.begin() + 2, positional.end()));
   }
-  if (std::optional<int> refused = RefusedUnderMpi(command)) return *refused;
-  return RunCommand(command, *options,
-                    std::vector<std::string>(positional.begin() + 2, positional.end()));
+  rffstream::app::ReportFailure(command->name, status);
+  return rffstream::app::ExitCodeOf(status);
 }

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "rffstream/stream/option_text.h"
-#include "core/exit_codes.h"
+#include "core/command_status.h"
 #include "commands/information_delta_sync.h"
 #include "rffstream/stream/input_format.h"
 #include "commands/learn_command.h"
@@ -200,8 +200,16 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   std::optional<InformationDeltaSync<Real>> sync_;  // once every rank holds the base
 };
 
+// A failure of this rank, named as its.
+absl::Status OfRank(const MpiWorld& world, const absl::Status& status) {
+  if (status.message().empty()) return status;
+  absl::Status named(status.code(),
+                     absl::StrCat("rank ", world.rank(), ": ", std::string(status.message())));
+  return WithExitCode(std::move(named), ExitCodeOf(status));
+}
+
 template <class Real>
-int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
+absl::Status RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
   std::optional<BasicCheckpoint<Real>> start;
   LineReader::Share share;  // files per rank: each its whole file
   // A line's clock is its place in the stream: its line number less the
@@ -213,11 +221,7 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
     std::optional<Task> loaded_task;
     if (!options.checkpoint.load.empty()) {
       absl::StatusOr<BasicCheckpoint<Real>> loaded = LoadCheckpoint<Real>(options.checkpoint.load);
-      if (!loaded.ok()) {
-        std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
-                     std::string(loaded.status().message()).c_str());
-        return kExitIoError;
-      }
+      if (!loaded.ok()) return AsIoFailure(loaded.status());
       loaded_task = loaded->record.task;
       clock_offset = -loaded->learner.samples_learned();
     }
@@ -235,22 +239,16 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
   if (world.rank() != 0) {
     std::string bytes;
     world.Broadcast(bytes);  // waits for rank 0's model
-    if (bytes.empty()) return kExitBadInput;  // rank 0 says why
+    if (bytes.empty()) return AsBadInput(absl::CancelledError());  // rank 0 says why
     std::istringstream stream(bytes);
     absl::StatusOr<BasicCheckpoint<Real>> base = ReadCheckpoint<Real>(stream, "rank 0's model");
-    if (!base.ok()) {
-      std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
-                   std::string(base.status().message()).c_str());
-      return kExitIoError;
-    }
+    if (!base.ok()) return AsIoFailure(base.status());
     // A rank launched with other model flags (mpirun's MPMD form) is named.
     if (absl::Status agrees = CheckOptionsAgreeWithModel(options.model, options.input_format,
                                                          base->learner.config(), base->record.task,
                                                          "rank 0");
         !agrees.ok()) {
-      std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
-                   std::string(agrees.message()).c_str());
-      return kExitUsageError;
+      return AsUsageError(agrees);
     }
     start = WithoutMetrics(*std::move(base));
   }
@@ -260,15 +258,15 @@ int RunRank(const StreamOptions& options, const MpiWorld& world, bool dealt) {
 
 }  // namespace
 
-int RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
+absl::Status RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
   absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/true);
   if (status.ok()) status = ValidateDistributed(options, world.size());
   if (!status.ok()) {
     // Every rank finds the same, except for what depends on its own host
     // (--save's directory): stop them all either way.
-    std::fprintf(stderr, "rffstream learn (rank %d): %s\n", world.rank(),
-                 std::string(status.message()).c_str());
-    world.Abort(kExitUsageError);
+    const absl::Status refused = OfRank(world, AsUsageError(status));
+    ReportFailure("learn", refused);
+    world.Abort(ExitCodeOf(refused));
   }
   const bool dealt = options.input.find(kRankPattern) == std::string::npos;
   options.input = ForRank(options.input, world.rank());
@@ -281,15 +279,16 @@ int RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
     options.checkpoint.save.clear();  // and saves the merged model
   }
   absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);
-  if (!real_bytes.ok()) {
-    std::fprintf(stderr, "rffstream learn: %s\n", std::string(real_bytes.status().message()).c_str());
-  }
-  const int exit_code = !real_bytes.ok()     ? kExitUsageError
-                        : *real_bytes == 4 ? RunRank<float>(options, world, dealt)
-                                           : RunRank<double>(options, world, dealt);
+  const absl::Status ended = !real_bytes.ok()    ? AsUsageError(real_bytes.status())
+                             : *real_bytes == 4 ? RunRank<float>(options, world, dealt)
+                                                : RunRank<double>(options, world, dealt);
   // A rank that failed would leave the others waiting for it: stop them all.
-  if (exit_code != kExitSuccess) world.Abort(exit_code);
-  return exit_code;
+  if (!ended.ok()) {
+    const absl::Status failed = OfRank(world, ended);
+    ReportFailure("learn", failed);
+    world.Abort(ExitCodeOf(failed));
+  }
+  return ended;
 }
 
 }  // namespace rffstream::app

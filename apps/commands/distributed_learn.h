@@ -16,12 +16,13 @@
 #define RFFSTREAM_APPS_DISTRIBUTED_LEARN_H_
 
 #include "commands/mpi_world.h"
+#include "absl/status/status.h"
 #include "core/options.h"
 
 namespace rffstream::app {
 
-// Returns this rank's exit code; a rank that fails stops every rank.
-int RunDistributedLearn(StreamOptions options, const MpiWorld& world);
+// Returns how this rank ended; a rank that fails stops every rank.
+absl::Status RunDistributedLearn(StreamOptions options, const MpiWorld& world);
 
 }  // namespace rffstream::app
 

@@ -5,11 +5,12 @@
 #ifndef RFFSTREAM_APPS_EXPORT_COMMAND_H_
 #define RFFSTREAM_APPS_EXPORT_COMMAND_H_
 
+#include "absl/status/status.h"
 #include "core/options.h"
 
 namespace rffstream::app {
 
-int RunExportCommand(const ExportOptions& options);
+absl::Status RunExportCommand(const ExportOptions& options);
 
 }  // namespace rffstream::app
 

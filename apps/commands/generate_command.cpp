@@ -6,24 +6,20 @@
 #include <string>
 
 #include "commands/chaotic_series.h"
-#include "core/exit_codes.h"
+#include "core/command_status.h"
 #include "core/write_failure.h"
 
 namespace rffstream::app {
 
-int RunGenerateCommand(const GenerateOptions& options) {
+absl::Status RunGenerateCommand(const GenerateOptions& options) {
   const int samples = options.samples;
   const int embedding = options.embedding;
   if (samples <= 0 || embedding <= 0) {
-    std::fprintf(stderr, "rffstream generate: --samples and --embedding must be positive\n");
-    return kExitUsageError;
+    return absl::InvalidArgumentError("--samples and --embedding must be positive");
   }
   absl::StatusOr<std::vector<double>> series =
       GenerateSeries(options.series, samples + embedding);
-  if (!series.ok()) {
-    std::fprintf(stderr, "rffstream generate: %s\n", std::string(series.status().message()).c_str());
-    return kExitUsageError;
-  }
+  if (!series.ok()) return AsUsageError(series.status());
   // Line t: s_t, s_(t-1), ..., s_(t-L+1), then the target s_(t+1).
   std::string line;
   char number[32];
@@ -36,13 +32,13 @@ int RunGenerateCommand(const GenerateOptions& options) {
       line.push_back(lag < embedding ? ',' : '\n');
     }
     if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
-      return ExitAfterWriteFailure("rffstream generate", "standard output", errno);
+      return WriteFailure("standard output", errno);
     }
   }
   if (std::fflush(stdout) != 0) {
-    return ExitAfterWriteFailure("rffstream generate", "standard output", errno);
+    return WriteFailure("standard output", errno);
   }
-  return kExitSuccess;
+  return absl::OkStatus();
 }
 
 }  // namespace rffstream::app

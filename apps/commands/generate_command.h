@@ -5,11 +5,12 @@
 #ifndef RFFSTREAM_APPS_GENERATE_COMMAND_H_
 #define RFFSTREAM_APPS_GENERATE_COMMAND_H_
 
+#include "absl/status/status.h"
 #include "core/options.h"
 
 namespace rffstream::app {
 
-int RunGenerateCommand(const GenerateOptions& options);
+absl::Status RunGenerateCommand(const GenerateOptions& options);
 
 }  // namespace rffstream::app
 

@@ -13,7 +13,8 @@
 
 #include "absl/status/statusor.h"
 #include "core/distinct_files.h"
-#include "core/exit_codes.h"
+#include "absl/strings/str_cat.h"
+#include "core/command_status.h"
 #include "core/gzip_input.h"
 #include "front/learn_run.h"
 #include "core/line_reader.h"
@@ -28,9 +29,10 @@ namespace {
 // Loads the checkpoint (if any, and if no `start` is given), opens input and
 // output, and runs over `share` of the input.
 template <class Real>
-int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* command,
-                     const LineReader::Share& share, std::optional<BasicCheckpoint<Real>> start,
-                     RunCoordinator<Real>* coordinator) {
+absl::Status RunWithPrecision(const StreamOptions& options, RunMode mode,
+                              const LineReader::Share& share,
+                              std::optional<BasicCheckpoint<Real>> start,
+                              RunCoordinator<Real>* coordinator) {
   std::string load_path = options.checkpoint.load;
   std::optional<BasicCheckpoint<Real>> checkpoint = std::move(start);
   if (checkpoint.has_value()) {
@@ -38,29 +40,21 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
   } else if (!load_path.empty()) {
     absl::StatusOr<BasicCheckpoint<Real>> loaded =
         LoadModel<Real>(load_path, options.model, options.input_format);
-    if (!loaded.ok()) {
-      std::fprintf(stderr, "%s: %s\n", command, std::string(loaded.status().message()).c_str());
-      return loaded.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsageError
-                                                                           : kExitIoError;
-    }
+    if (!loaded.ok()) return loaded.status();
     checkpoint.emplace(*std::move(loaded));
   }
   int fd = STDIN_FILENO;
   std::unique_ptr<GzipInput> gzip;
   if (GzipInput::Names(options.input)) {
     absl::StatusOr<std::unique_ptr<GzipInput>> opened = GzipInput::Open(options.input);
-    if (!opened.ok()) {
-      std::fprintf(stderr, "%s: %s\n", command, std::string(opened.status().message()).c_str());
-      return kExitIoError;
-    }
+    if (!opened.ok()) return AsIoFailure(opened.status());
     gzip = *std::move(opened);
     fd = gzip->fd();
   } else if (options.input != "-") {
     fd = ::open(options.input.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      std::fprintf(stderr, "%s: cannot open input file %s: %s\n", command, options.input.c_str(),
-                   std::strerror(errno));
-      return kExitIoError;
+      return AsIoFailure(absl::NotFoundError(
+          absl::StrCat("cannot open input file ", options.input, ": ", std::strerror(errno))));
     }
   }
   // predict exists to write predictions: to standard output unless told otherwise.
@@ -68,16 +62,14 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
   absl::StatusOr<PredictionWriter> writer =
       PredictionWriter::Open(to_standard_output ? std::string("-") : options.output.predictions);
   if (!writer.ok()) {
-    std::fprintf(stderr, "%s: %s\n", command, std::string(writer.status().message()).c_str());
     if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
-    return kExitIoError;
+    return AsIoFailure(writer.status());
   }
   absl::StatusOr<MetricsLog> metrics_log =
       MetricsLog::Open(options.output.metrics_out, options.output.progress_every);
   if (!metrics_log.ok()) {
-    std::fprintf(stderr, "%s: %s\n", command, std::string(metrics_log.status().message()).c_str());
     if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
-    return kExitIoError;
+    return AsIoFailure(metrics_log.status());
   }
   LineReader reader(fd, static_cast<std::size_t>(options.input_format.max_line_bytes));
   reader.KeepShare(share);
@@ -87,33 +79,29 @@ int RunWithPrecision(const StreamOptions& options, RunMode mode, const char* com
   if (coordinator == nullptr) stop.emplace([&reader] { reader.Cancel(); });
   LearnRun<Real> run(options, mode, *writer, options.input == "-" ? "stdin" : options.input,
                      *std::move(metrics_log), fd, coordinator);
-  int exit_code = kExitSuccess;
-  if (checkpoint.has_value()) exit_code = run.Resume(*std::move(checkpoint), load_path);
-  if (exit_code == kExitSuccess) exit_code = run.Run(reader, stop.has_value() ? &*stop : nullptr);
+  absl::Status status = absl::OkStatus();
+  if (checkpoint.has_value()) status = run.Resume(*std::move(checkpoint), load_path);
+  if (status.ok()) status = run.Run(reader, stop.has_value() ? &*stop : nullptr);
   if (gzip != nullptr) {
     // The input ended: was it the file's end, or a corrupt or cut one? (A
     // run stopped before the end leaves the decompressor to the destructor.)
     if (absl::Status whole = reader.reached_end() ? gzip->Finish() : absl::OkStatus();
         !whole.ok()) {
-      std::fprintf(stderr, "%s: %s (the lines before it were read)\n", command,
-                   std::string(whole.message()).c_str());
-      exit_code = kExitIoError;
+      KeepFirstFailure(status, AsIoFailure(absl::DataLossError(absl::StrCat(
+                                   std::string(whole.message()), " (the lines before it were read)"))));
     }
   } else if (fd != STDIN_FILENO) {
     ::close(fd);
   }
-  return exit_code;
+  return status;
 }
 
-int RunStream(const StreamOptions& options, RunMode mode) {
-  const char* command = mode == RunMode::kLearn ? "rffstream learn" : "rffstream predict";
+absl::Status RunStream(const StreamOptions& options, RunMode mode) {
   if (absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/true); !status.ok()) {
-    std::fprintf(stderr, "%s: %s\n", command, std::string(status.message()).c_str());
-    return kExitUsageError;
+    return AsUsageError(status);
   }
   if (mode == RunMode::kPredict && options.checkpoint.load.empty()) {
-    std::fprintf(stderr, "%s: needs --load=FILE (the model to predict with)\n", command);
-    return kExitUsageError;
+    return absl::InvalidArgumentError("needs --load=FILE (the model to predict with)");
   }
   if (mode == RunMode::kPredict && options.output.predictions.empty()) {
     // predict writes to standard output by default: redirected into a file,
@@ -121,37 +109,34 @@ int RunStream(const StreamOptions& options, RunMode mode) {
     const NamedPath inputs[] = {{"--input", options.input}, {"--load", options.checkpoint.load}};
     const NamedPath standard_output[] = {{"standard output", "-"}};
     if (absl::Status spared = CheckOutputsSpareInputs(inputs, standard_output); !spared.ok()) {
-      std::fprintf(stderr, "%s: %s\n", command, std::string(spared.message()).c_str());
-      return kExitUsageError;
+      return AsUsageError(spared);
     }
   }
   absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);
-  if (!real_bytes.ok()) {
-    std::fprintf(stderr, "%s: %s\n", command, std::string(real_bytes.status().message()).c_str());
-    return real_bytes.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsageError
-                                                                             : kExitIoError;
-  }
-  return *real_bytes == 4 ? RunWithPrecision<float>(options, mode, command, {}, std::nullopt, nullptr)
-                          : RunWithPrecision<double>(options, mode, command, {}, std::nullopt, nullptr);
+  if (!real_bytes.ok()) return real_bytes.status();
+  return *real_bytes == 4 ? RunWithPrecision<float>(options, mode, {}, std::nullopt, nullptr)
+                          : RunWithPrecision<double>(options, mode, {}, std::nullopt, nullptr);
 }
 
 }  // namespace
 
 template <class Real>
-int RunLearnPart(const StreamOptions& options, const LineReader::Share& share,
-                 std::optional<BasicCheckpoint<Real>> start, RunCoordinator<Real>& coordinator) {
-  return RunWithPrecision<Real>(options, RunMode::kLearn, "rffstream learn", share,
-                                std::move(start), &coordinator);
+absl::Status RunLearnPart(const StreamOptions& options, const LineReader::Share& share,
+                          std::optional<BasicCheckpoint<Real>> start,
+                          RunCoordinator<Real>& coordinator) {
+  return RunWithPrecision<Real>(options, RunMode::kLearn, share, std::move(start), &coordinator);
 }
 
-template int RunLearnPart(const StreamOptions&, const LineReader::Share&,
-                          std::optional<BasicCheckpoint<float>>, RunCoordinator<float>&);
-template int RunLearnPart(const StreamOptions&, const LineReader::Share&,
-                          std::optional<BasicCheckpoint<double>>, RunCoordinator<double>&);
+template absl::Status RunLearnPart(const StreamOptions&, const LineReader::Share&,
+                                   std::optional<BasicCheckpoint<float>>, RunCoordinator<float>&);
+template absl::Status RunLearnPart(const StreamOptions&, const LineReader::Share&,
+                                   std::optional<BasicCheckpoint<double>>, RunCoordinator<double>&);
 
-int RunLearnCommand(const StreamOptions& options) { return RunStream(options, RunMode::kLearn); }
+absl::Status RunLearnCommand(const StreamOptions& options) {
+  return RunStream(options, RunMode::kLearn);
+}
 
-int RunPredictCommand(const StreamOptions& options) {
+absl::Status RunPredictCommand(const StreamOptions& options) {
   return RunStream(options, RunMode::kPredict);
 }
 

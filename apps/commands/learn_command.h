@@ -9,24 +9,25 @@
 
 #include "front/learn_run.h"
 #include "core/line_reader.h"
+#include "absl/status/status.h"
 #include "core/options.h"
 #include "rffstream/checkpoint.h"
 
 namespace rffstream::app {
 
-// Runs with the parsed command-line flags; returns the process exit code.
-int RunLearnCommand(const StreamOptions& options);
+// Runs with the parsed command-line flags; returns how it ended (core/command_status.h).
+absl::Status RunLearnCommand(const StreamOptions& options);
 
 // `rffstream predict --load=FILE`: the same input handling, but the model
 // only predicts; labelled lines are scored, never learned from.
-int RunPredictCommand(const StreamOptions& options);
+absl::Status RunPredictCommand(const StreamOptions& options);
 
 // One process's part of a data-parallel `learn` (commands/distributed_learn.h):
 // `options` name this process's input and predictions; it keeps `share` of
 // the input's lines, starts from `start` when given (else as --load says),
-// and learns in step with `coordinator`. Returns the exit code.
+// and learns in step with `coordinator`. Returns how it ended.
 template <class Real>
-int RunLearnPart(const StreamOptions& options, const LineReader::Share& share,
+absl::Status RunLearnPart(const StreamOptions& options, const LineReader::Share& share,
                  std::optional<BasicCheckpoint<Real>> start, RunCoordinator<Real>& coordinator);
 
 }  // namespace rffstream::app

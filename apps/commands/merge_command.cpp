@@ -8,25 +8,20 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/distinct_files.h"
-#include "core/exit_codes.h"
+#include "core/command_status.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/merge.h"
 
 namespace rffstream::app {
 namespace {
 
-int Fail(const absl::Status& status, int exit_code) {
-  std::fprintf(stderr, "rffstream merge: %s\n", std::string(status.message()).c_str());
-  return exit_code;
-}
-
 template <class Real>
-int Merge(const MergeOptions& options) {
+absl::Status Merge(const MergeOptions& options) {
   std::vector<BasicCheckpoint<Real>> shards;
   shards.reserve(options.shards.size());
   for (const std::string& path : options.shards) {
     absl::StatusOr<BasicCheckpoint<Real>> loaded = LoadCheckpoint<Real>(path);
-    if (!loaded.ok()) return Fail(loaded.status(), kExitIoError);
+    if (!loaded.ok()) return AsIoFailure(loaded.status());
     shards.push_back(*std::move(loaded));
   }
   std::vector<NamedCheckpoint<Real>> named;
@@ -35,34 +30,31 @@ int Merge(const MergeOptions& options) {
   std::optional<NamedCheckpoint<Real>> named_base;
   if (!options.base.empty()) {
     absl::StatusOr<BasicCheckpoint<Real>> loaded = LoadCheckpoint<Real>(options.base);
-    if (!loaded.ok()) return Fail(loaded.status(), kExitIoError);
+    if (!loaded.ok()) return AsIoFailure(loaded.status());
     base = *std::move(loaded);
     named_base = NamedCheckpoint<Real>{options.base, &*base};
   }
   absl::StatusOr<BasicCheckpoint<Real>> merged =
       MergeCheckpoints<Real>(named, named_base ? &*named_base : nullptr);
-  if (!merged.ok()) return Fail(merged.status(), kExitIoError);
+  if (!merged.ok()) return AsIoFailure(merged.status());
   if (absl::Status saved = SaveCheckpoint(options.save, merged->learner, merged->record);
       !saved.ok()) {
-    return Fail(saved, kExitIoError);
+    return AsIoFailure(saved);
   }
   std::fprintf(stderr, "rffstream merge: %zu models, %lld samples in all, saved to %s\n",
                shards.size(), static_cast<long long>(merged->learner.samples_learned()),
                options.save.c_str());
-  return kExitSuccess;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-int RunMergeCommand(const MergeOptions& options) {
+absl::Status RunMergeCommand(const MergeOptions& options) {
   if (options.save.empty() || options.shards.empty()) {
-    return Fail(absl::InvalidArgumentError(
-                    "usage: rffstream merge --save=OUT [--base=BASE] IN1 [IN2 ...]"),
-                kExitUsageError);
+    return absl::InvalidArgumentError("usage: rffstream merge --save=OUT [--base=BASE] IN1 [IN2 ...]");
   }
   if (absl::Status usable = CheckCheckpointPath(options.save); !usable.ok()) {
-    return Fail(absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message())),
-                kExitUsageError);
+    return absl::InvalidArgumentError(absl::StrCat("--save: ", usable.message()));
   }
   std::vector<NamedPath> inputs;
   for (std::size_t i = 0; i < options.shards.size(); ++i) {
@@ -71,7 +63,7 @@ int RunMergeCommand(const MergeOptions& options) {
   inputs.push_back({"--base", options.base});
   const NamedPath output[] = {{"--save", options.save}};
   for (absl::Status status : {CheckDistinctInputs(inputs), CheckOutputsSpareInputs(inputs, output)}) {
-    if (!status.ok()) return Fail(status, kExitUsageError);
+    if (!status.ok()) return AsUsageError(status);
   }
   // Every model in one precision: the first one's.
   std::vector<std::string> paths = options.shards;
@@ -79,12 +71,11 @@ int RunMergeCommand(const MergeOptions& options) {
   int real_bytes = 0;
   for (const std::string& path : paths) {
     absl::StatusOr<int> bytes = ReadCheckpointPrecision(path);
-    if (!bytes.ok()) return Fail(bytes.status(), kExitIoError);
+    if (!bytes.ok()) return AsIoFailure(bytes.status());
     if (real_bytes != 0 && *bytes != real_bytes) {
-      return Fail(absl::InvalidArgumentError(absl::StrCat(
-                      path, " is a float", 8 * *bytes, " model, ", paths.front(), " a float",
-                      8 * real_bytes, " one: merge models of one precision")),
-                  kExitIoError);
+      return AsIoFailure(absl::InvalidArgumentError(
+          absl::StrCat(path, " is a float", 8 * *bytes, " model, ", paths.front(), " a float",
+                       8 * real_bytes, " one: merge models of one precision")));
     }
     real_bytes = *bytes;
   }

@@ -6,11 +6,12 @@
 #ifndef RFFSTREAM_APPS_MERGE_COMMAND_H_
 #define RFFSTREAM_APPS_MERGE_COMMAND_H_
 
+#include "absl/status/status.h"
 #include "core/options.h"
 
 namespace rffstream::app {
 
-int RunMergeCommand(const MergeOptions& options);
+absl::Status RunMergeCommand(const MergeOptions& options);
 
 }  // namespace rffstream::app
 

@@ -5,12 +5,14 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "core/exit_codes.h"
+#include "core/command_status.h"
 #include "server/line_server.h"
 #include "server/listen_address.h"
 #include "rffstream/atomic_file.h"
@@ -90,45 +92,33 @@ absl::Status AnswerUntilStopped(ServeSession<Real>& session, const StreamOptions
 }
 
 template <class Real>
-int Serve(const StreamOptions& options, int signal_fd) {
+absl::Status Serve(const StreamOptions& options, int signal_fd) {
   ServeSession<Real> session(options, stderr);
-  if (absl::Status loaded = LoadInto(session, options); !loaded.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(loaded.message()).c_str());
-    return loaded.code() == absl::StatusCode::kInvalidArgument ? kExitUsageError : kExitIoError;
-  }
+  if (absl::Status loaded = LoadInto(session, options); !loaded.ok()) return loaded;
   absl::StatusOr<Listener> listener = OpenListener(options.server.listen);
-  if (!listener.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(listener.status().message()).c_str());
-    return listener.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsageError
-                                                                           : kExitIoError;
-  }
+  if (!listener.ok()) return listener.status();
   const int listen_fd = listener->fd;
   const std::optional<UnixSocketFile>& socket_file = listener->socket_file;
   std::fprintf(stderr, "rffstream serve: listening on %s\n", listener->bound.c_str());
   if (const std::string& port_file = options.server.port_file; !port_file.empty()) {
     if (absl::Status written = WritePortFile(port_file, listen_fd); !written.ok()) {
-      std::fprintf(stderr, "rffstream serve: %s\n", std::string(written.message()).c_str());
       if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
       ::close(listen_fd);
-      return kExitIoError;
+      return AsIoFailure(written);
     }
   }
   absl::Status status = AnswerUntilStopped(session, options, listen_fd, signal_fd);
   if (socket_file.has_value()) RemoveUnixSocketFile(*socket_file);
-  if (!status.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
-    return kExitIoError;
-  }
+  if (!status.ok()) return AsIoFailure(status);
   if (!options.checkpoint.save.empty()) {
     if (absl::Status saved = session.Stop(); !saved.ok()) {
-      std::fprintf(stderr, "rffstream serve: checkpoint not saved: %s\n",
-                   std::string(saved.message()).c_str());
-      return kExitIoError;
+      return AsIoFailure(absl::Status(saved.code(), absl::StrCat("checkpoint not saved: ",
+                                                                 std::string(saved.message()))));
     }
     std::fprintf(stderr, "rffstream serve: saved %s\n", options.checkpoint.save.c_str());
   }
   std::fprintf(stderr, "rffstream serve: stopped\n");
-  return kExitSuccess;
+  return absl::OkStatus();
 }
 
 // Each connection holds a descriptor: raises the soft limit on open files to
@@ -161,18 +151,15 @@ std::optional<std::string> FitDescriptorLimit(ServerOptions& options) {
 
 }  // namespace
 
-int RunServeCommand(StreamOptions options) {
+absl::Status RunServeCommand(StreamOptions options) {
   if (absl::Status status = ValidateStreamOptions(options, /*can_infer_dimension=*/false);
       !status.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(status.message()).c_str());
-    return kExitUsageError;
+    return AsUsageError(status);
   }
   const ServerOptions& server = options.server;
   if (server.max_connections < 1 || server.idle_timeout < 0 || server.fields < 0) {
-    std::fprintf(stderr,
-                 "rffstream serve: --max_connections must be positive; --idle_timeout, --fields "
-                 "non-negative\n");
-    return kExitUsageError;
+    return absl::InvalidArgumentError(
+        "--max_connections must be positive; --idle_timeout, --fields non-negative");
   }
   if (std::optional<std::string> note = FitDescriptorLimit(options.server); note.has_value()) {
     std::fprintf(stderr, "rffstream serve: %s\n", note->c_str());
@@ -187,20 +174,14 @@ int RunServeCommand(StreamOptions options) {
   sigprocmask(SIG_BLOCK, &signals, nullptr);
   const int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
   if (signal_fd < 0) {
-    std::perror("rffstream serve: signalfd");
-    return kExitIoError;
+    return AsIoFailure(absl::InternalError(absl::StrCat("signalfd: ", std::strerror(errno))));
   }
   absl::StatusOr<int> real_bytes = ModelBytesPerNumber(options.model, options.checkpoint.load);
-  if (!real_bytes.ok()) {
-    std::fprintf(stderr, "rffstream serve: %s\n", std::string(real_bytes.status().message()).c_str());
-    ::close(signal_fd);
-    return real_bytes.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsageError
-                                                                             : kExitIoError;
-  }
-  const int exit_code =
-      *real_bytes == 4 ? Serve<float>(options, signal_fd) : Serve<double>(options, signal_fd);
+  absl::Status status = !real_bytes.ok()    ? real_bytes.status()
+                        : *real_bytes == 4 ? Serve<float>(options, signal_fd)
+                                           : Serve<double>(options, signal_fd);
   ::close(signal_fd);
-  return exit_code;
+  return status;
 }
 
 }  // namespace rffstream::app

@@ -5,12 +5,13 @@
 #ifndef RFFSTREAM_APPS_SERVE_COMMAND_H_
 #define RFFSTREAM_APPS_SERVE_COMMAND_H_
 
+#include "absl/status/status.h"
 #include "core/options.h"
 
 namespace rffstream::app {
 
-// Runs until SIGINT or SIGTERM; returns the process exit code.
-int RunServeCommand(StreamOptions options);
+// Runs until SIGINT or SIGTERM; returns how it ended (core/command_status.h).
+absl::Status RunServeCommand(StreamOptions options);
 
 }  // namespace rffstream::app
 

@@ -19,7 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "front/checkpoint_schedule.h"
-#include "core/exit_codes.h"
+#include "core/command_status.h"
 #include "core/input_head.h"
 #include "front/learn_output.h"
 #include "core/line_reader.h"
@@ -76,40 +76,40 @@ class LearnRun {
   }
 
   // Starts from a loaded model; learning continues its metrics.
-  int Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
+  absl::Status Resume(BasicCheckpoint<Real> checkpoint, std::string source) {
     if (absl::Status status = pipeline_.Resume(std::move(checkpoint), std::move(source));
         !status.ok()) {
       return Stop(status);
     }
     if (mode_ == RunMode::kLearn) output_.ContinueProgress();
     schedule_.MarkSaved(pipeline_.model().samples_learned());
-    return kExitSuccess;
+    return absl::OkStatus();
   }
 
-  // Returns the exit code. `stop`: the signals that ask the run to stop
-  // (nullptr: none are watched).
-  int Run(LineReader& reader, const StopSignals* stop = nullptr) {
+  // Returns how the run ended (core/command_status.h). `stop`: the signals
+  // that ask the run to stop (nullptr: none are watched).
+  absl::Status Run(LineReader& reader, const StopSignals* stop = nullptr) {
     if (coordinator_ != nullptr) {
       if (absl::Status begun = coordinator_->Begin(pipeline_); !begun.ok()) return Stop(begun);
     }
     samples_at_start_ = pipeline_.model().samples_learned();
-    if (std::optional<int> exit_code = ReadAll(reader)) return *exit_code;
+    if (absl::Status read = ReadAll(reader); !read.ok()) return read;
     output_.ClearProgressLine();
     const int signal = stop != nullptr ? stop->received() : 0;
     // A reader stopped because the output's reader went away, because the
     // output failed (reported with the summary), or by a signal, is no
     // reading error.
     if (!reader.status().ok() && !writer_.reader_gone() && !writer_.failed() && signal == 0) {
-      std::fprintf(stderr, "rffstream: %s: %s\n", input_name_.c_str(),
-                   std::string(reader.status().message()).c_str());
-      return kExitIoError;
+      return AsIoFailure(absl::Status(
+          reader.status().code(),
+          absl::StrCat(input_name_, ": ", std::string(reader.status().message()))));
     }
     if (signal != 0) {
       std::fprintf(stderr, "rffstream: signal %d: stopped reading after line %" PRId64 "\n", signal,
                    lines_read_);
     }
-    const int exit_code = Conclude();
-    return signal != 0 ? 128 + signal : exit_code;
+    absl::Status concluded = Conclude();
+    return signal != 0 ? StoppedBySignal(signal, std::move(concluded)) : concluded;
   }
 
  private:
@@ -133,17 +133,18 @@ class LearnRun {
     return settings;
   }
 
-  // Reads, answers and learns every line; nullopt at the end of input (or
-  // once reading stopped), else the exit code of an error.
-  std::optional<int> ReadAll(LineReader& reader) {
+  // Reads, answers and learns every line; ok at the end of input (or once
+  // reading stopped), else the error that stopped it.
+  absl::Status ReadAll(LineReader& reader) {
     // The lines that decide the parser are read here; the rest are read and
     // parsed ahead on a thread of their own while this one learns.
     while (pipeline_.parser() == nullptr) {
       std::optional<LineReader::Line> line = reader.Next();
-      if (!line.has_value()) return std::nullopt;
+      if (!line.has_value()) return absl::OkStatus();
       lines_read_ = line->number;
-      if (std::optional<int> exit_code = Step(pipeline_.Push(lines_read_, line->text, line->too_long))) {
-        return exit_code;
+      if (absl::Status stepped = Step(pipeline_.Push(lines_read_, line->text, line->too_long));
+          !stepped.ok()) {
+        return stepped;
       }
     }
     ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
@@ -158,27 +159,28 @@ class LearnRun {
       // stream gets every one made so far.
       if (!parse_ahead.Ready()) writer_.Flush();
       const typename ParseAhead<Real>::Batch* batch = parse_ahead.Next();
-      if (batch == nullptr) return std::nullopt;
+      if (batch == nullptr) return absl::OkStatus();
       // Whoever read the output has gone (`| head`): stop like a Unix
       // filter. A failed write (a full disk) stops the run: the model is
       // still whole, and is saved.
       if (writer_.reader_gone() || writer_.failed()) {
         reader.Cancel();
-        return std::nullopt;
+        return absl::OkStatus();
       }
       for (int i = 0; i < batch->size(); ++i) {
         lines_read_ = batch->line(i).line_number;
-        if (std::optional<int> exit_code = Step(pipeline_.PushParsed(
-                batch->line(i), batch->inputs(i), batch->feature_row(i), batch->targets(i)))) {
-          return exit_code;
+        if (absl::Status stepped = Step(pipeline_.PushParsed(
+                batch->line(i), batch->inputs(i), batch->feature_row(i), batch->targets(i)));
+            !stepped.ok()) {
+          return stepped;
         }
       }
     }
   }
 
   // After the last line: the model finished, the summary, the save; the
-  // exit code.
-  int Conclude() {
+  // first failure among them, if any.
+  absl::Status Conclude() {
     if (absl::Status finished = pipeline_.Finish(); !finished.ok()) return Stop(finished);
     RunTotals totals = output_.Totals(lines_read_);
     bool reports = true;
@@ -187,19 +189,17 @@ class LearnRun {
       if (!reporting.ok()) return Stop(reporting.status());
       reports = *reporting;
     }
-    int exit_code = kExitSuccess;
+    absl::Status failure = absl::OkStatus();
     if (absl::Status status = writer_.Close(); !status.ok() && !writer_.reader_gone()) {
-      std::fprintf(stderr, "rffstream: %s (stopped after line %" PRId64 ")\n",
-                   std::string(status.message()).c_str(), lines_read_);
-      exit_code = kExitIoError;
+      KeepFirstFailure(failure, AsIoFailure(absl::Status(
+                                    status.code(), absl::StrCat(std::string(status.message()),
+                                                                " (stopped after line ",
+                                                                lines_read_, ")"))));
     }
     // A metrics file that could not be written is reported; the model is
     // still saved.
-    if (absl::Status logged = output_.FinishMetricsLog(); !logged.ok()) {
-      std::fprintf(stderr, "rffstream: %s\n", std::string(logged.message()).c_str());
-      exit_code = kExitIoError;
-    }
-    if (!reports) return exit_code;
+    KeepFirstFailure(failure, AsIoFailure(output_.FinishMetricsLog()));
+    if (!reports) return failure;
     if (!quiet_) output_.PrintSummary(totals, mode_ == RunMode::kLearn ? "learned" : "scored");
     const bool learned_nothing =
         mode_ == RunMode::kLearn && pipeline_.model().samples_learned() == samples_at_start_;
@@ -208,43 +208,43 @@ class LearnRun {
         std::fprintf(stderr, "rffstream: %s was not saved: %s held no line to build a model from\n",
                      schedule_.path().c_str(), input_name_.c_str());
       } else if (!Save()) {
-        exit_code = kExitIoError;
+        // Reported by Save() already.
+        KeepFirstFailure(failure, AsIoFailure(absl::UnavailableError("")));
       }
     }
     // A run that learned nothing says so and does not pass for a success.
-    if (learned_nothing && exit_code == kExitSuccess) {
-      std::fprintf(stderr, "rffstream: %s: no line was learned (%" PRId64 " read)\n",
-                   input_name_.c_str(), lines_read_);
-      exit_code = kExitBadInput;
+    if (learned_nothing && failure.ok()) {
+      return AsBadInput(absl::FailedPreconditionError(
+          absl::StrCat(input_name_, ": no line was learned (", lines_read_, " read)")));
     }
-    return exit_code;
+    return failure;
   }
 
-  // After a line: nullopt to go on (saving when due), or the exit code.
-  std::optional<int> Step(const absl::Status& status) {
+  // After a line: ok to go on (saving when due), or the error that stops
+  // the run.
+  absl::Status Step(const absl::Status& status) {
     if (!status.ok()) return Stop(status, lines_read_);
     if (coordinator_ != nullptr) {
       if (absl::Status synced = coordinator_->AfterLine(pipeline_); !synced.ok()) return Stop(synced);
     }
     if (schedule_.Due(pipeline_.model().samples_learned())) Save();
-    return std::nullopt;
+    return absl::OkStatus();
   }
 
-  // The exit code of an error that stops the run, with its message (the
-  // sink has printed a --strict stop's); `line` is where it was found, if
-  // anywhere.
-  int Stop(const absl::Status& status, std::int64_t line = 0) {
+  // An error that stops the run, as the command reports it: a --strict stop
+  // (kCancelled, whose line the sink has printed), a setting that cannot
+  // work (kInvalidArgument, kResourceExhausted), or else the input's fault,
+  // named with `line` where it was found, if anywhere.
+  absl::Status Stop(const absl::Status& status, std::int64_t line = 0) {
     output_.ClearProgressLine();
-    if (status.code() == absl::StatusCode::kCancelled) return kExitBadInput;
-    const std::string message(status.message());
+    if (status.code() == absl::StatusCode::kCancelled) return AsBadInput(absl::CancelledError());
     if (status.code() == absl::StatusCode::kInvalidArgument ||
         status.code() == absl::StatusCode::kResourceExhausted) {
-      std::fprintf(stderr, "rffstream: %s\n", message.c_str());
-      return kExitUsageError;
+      return AsUsageError(status);
     }
     const std::string where = line > 0 ? absl::StrCat(": line ", line) : "";
-    std::fprintf(stderr, "rffstream: %s%s: %s\n", input_name_.c_str(), where.c_str(), message.c_str());
-    return kExitBadInput;
+    return AsBadInput(absl::Status(
+        status.code(), absl::StrCat(input_name_, where, ": ", std::string(status.message()))));
   }
 
   // Saves the checkpoint now; a failure is reported (once for each

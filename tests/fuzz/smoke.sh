@@ -1,19 +1,16 @@
 #!/usr/bin/env bash
-# Builds the fuzzers with clang (libFuzzer + ASan + UBSan) and runs each for a
-# few seconds from its seed corpus. The checkpoint corpus is made afresh by
-# the app (so it always holds the current format): real checkpoints of every
-# kind, float32 and float64, phase and pair maps, regression, several targets,
-# classes, forgetting, standardization, libsvm and ignored columns.
-# Usage: smoke.sh SOURCE_DIR BUILD_DIR SECONDS RFFSTREAM_APP
+# Runs each fuzzer (libFuzzer + ASan + UBSan, built by a tree configured with
+# -DRFFSTREAM_FUZZ=ON: ./dev.sh sanitize) for a few seconds from its seed
+# corpus. The checkpoint corpus is made afresh by the app (so it always holds
+# the current format): real checkpoints of every kind, float32 and float64,
+# phase and pair maps, regression, several targets, classes, forgetting,
+# standardization, libsvm and ignored columns.
+# Usage: smoke.sh SOURCE_DIR FUZZER_DIR SECONDS RFFSTREAM_APP
 set -euo pipefail
 source_dir=$1
-build_dir=$2
+fuzzer_dir=$2
 seconds=${3:-5}
 app=$4
-cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRFFSTREAM_FUZZ=ON -DRFFSTREAM_BUILD_TESTS=OFF \
-  -DRFFSTREAM_BUILD_BENCHMARKS=OFF -DRFFSTREAM_BUILD_APPS=OFF >/dev/null
-cmake --build "$build_dir" --target csv_line_parser_fuzz libsvm_line_parser_fuzz checkpoint_fuzz >/dev/null
 
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
@@ -46,6 +43,6 @@ for harness in csv_line_parser libsvm_line_parser; do
   cp "$source_dir/tests/fuzz/corpus/$parser/"* "$corpus/$parser/"
 done
 for harness in csv_line_parser:csv libsvm_line_parser:libsvm checkpoint:checkpoint; do
-  "$build_dir/tests/fuzz/${harness%%:*}_fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  "$fuzzer_dir/${harness%%:*}_fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
     "$corpus/${harness##*:}" 2>&1 | tail -n 1
 done
