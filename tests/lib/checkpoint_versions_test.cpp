@@ -100,7 +100,7 @@ TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted 
         Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
 }
 
-TEST_CASE("The ridge's follow state round-trips; a version 7 file has none", "[checkpoint][task]") {
+TEST_CASE("The ridge's follow state round-trips, a version 7 file has none", "[checkpoint][task]") {
   FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
   CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
   record.ridge_follow = {.window_samples = 256, .window_ridge = 1e-3, .samples = 1500,
@@ -170,7 +170,7 @@ TEST_CASE("A float64 checkpoint of format 8 at a ridge below 1e-6 (P) loads conv
                                                    CheckpointRecord{DefaultTask(config), metrics})));
 }
 
-TEST_CASE("The drift tracking state round-trips; a version 8 file has none", "[checkpoint][task]") {
+TEST_CASE("The drift tracking state round-trips, a version 8 file has none", "[checkpoint][task]") {
   FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
   CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
   record.drift_tracking = {.detectors = {{0.5, 0.25, 120, 2.5}, {0.3, 0.2, 900, 0}},

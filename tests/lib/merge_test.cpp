@@ -146,7 +146,7 @@ TEST_CASE("float32 shards merge within float32 rounding", "[merge]") {
   CHECK(LargestRelativeDifference(merged->learner, all.checkpoint.learner) < 1e-3);
 }
 
-TEST_CASE("A classifier's shards merge their confusion counts; hinge engines merge too", "[merge]") {
+TEST_CASE("A classifier's shards merge their confusion counts, hinge engines merge too", "[merge]") {
   for (Loss loss : {Loss::kSquared, Loss::kHinge}) {
     LearnerConfig config = ShardConfig(3);
     config.loss = loss;

@@ -26,7 +26,7 @@ TEST_CASE("RandomEngine normals are pinned across platforms", "[random]") {
   for (double expected : kGolden) CHECK(engine.NextStandardNormal() == expected);
 }
 
-TEST_CASE("NextUniform stays in [0, 1) and is uniform", "[random]") {
+TEST_CASE("NextUniform stays in 0 <= u < 1 and is uniform", "[random]") {
   RandomEngine engine(7);
   constexpr int kDraws = 200000;
   int bins[10] = {};

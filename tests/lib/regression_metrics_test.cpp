@@ -29,7 +29,7 @@ TEST_CASE("R squared is undefined while the targets are constant", "[metrics]") 
 }
 
 }  // namespace
-TEST_CASE("Merging metrics equals adding every sample to one; removing undoes it", "[metrics]") {
+TEST_CASE("Merging metrics equals adding every sample to one, removing undoes it", "[metrics]") {
   RegressionMetrics all, first, second;
   for (int t = 0; t < 300; ++t) {
     const double target = std::sin(0.3 * t) * 10 + t * 0.01, prediction = target + std::cos(t);

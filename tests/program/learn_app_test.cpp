@@ -241,7 +241,7 @@ TEST_CASE("A huge finite number is a bad line and never poisons the model",
   CHECK(single.err.find("2 learned, 0 predicted only, 1 rejected") != std::string::npos);
 }
 
-TEST_CASE("Closed pipes end quietly; a full disk is named", "[app][errors][pipes]") {
+TEST_CASE("Closed pipes end quietly, a full disk is named", "[app][errors][pipes]") {
   TempDir dir;
   const std::string app = RFFSTREAM_APP_PATH;
   const std::string err = dir.File("err");

@@ -72,7 +72,7 @@ TEST_CASE("merge: shards learned from one base equal one run over all their line
   CHECK(grown.err.find("re-chosen") == std::string::npos);
 }
 
-TEST_CASE("merge: a shard that chose its ridge again is refused; a given ridge stays",
+TEST_CASE("merge: a shard that chose its ridge again is refused, a given ridge stays",
           "[app][merge][ridge_follower]") {
   TempDir dir;
   const std::vector<std::string> lines = Lines(SmoothCsv(1700));

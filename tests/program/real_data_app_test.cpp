@@ -194,7 +194,7 @@ TEST_CASE("Without a header, each line's field count says whether it has its tar
   CHECK(server.Terminate() == 0);
 }
 
-TEST_CASE("A gzip input is read as its lines; a truncated one is named", "[app][real_data][gzip]") {
+TEST_CASE("A gzip input is read as its lines, a truncated one is named", "[app][real_data][gzip]") {
   TempDir dir;
   const std::string plain = dir.File("houses.csv"), packed = dir.File("houses.csv.gz");
   std::ofstream(plain) << MakeHouses(400).csv;

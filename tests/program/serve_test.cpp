@@ -372,7 +372,7 @@ TEST_CASE("A number too large for the model is an error line and is not learned"
   CHECK(server.Terminate() == 0);
 }
 
-TEST_CASE("A first line wider than --max_inputs is refused; the next one starts the model",
+TEST_CASE("A first line wider than --max_inputs is refused, the next one starts the model",
           "[serve][errors][hostile]") {
   TempDir dir;
   // One line at a time: the second line's prior is then exactly 0 however

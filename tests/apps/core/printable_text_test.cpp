@@ -11,7 +11,7 @@ TEST_CASE("Printable text passes through unchanged", "[printable_text]") {
   CHECK(EscapeForLog("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
-TEST_CASE("Control bytes and invalid UTF-8 become \\xNN escapes", "[printable_text]") {
+TEST_CASE("Control bytes and invalid UTF-8 become hex escapes", "[printable_text]") {
   CHECK(EscapeForLog(std::string("a\nb\rc\x1b[31m\x7f\0d", 13)) == "a\\x0Ab\\x0Dc\\x1B[31m\\x7F\\x00d");
   CHECK(EscapeForLog("\xff\xfe") == "\\xFF\\xFE");
   CHECK(EscapeForLog("\xc3") == "\\xC3");                  // truncated sequence

@@ -61,7 +61,7 @@ TEST_CASE("One answer line per request line, in order, control lines too", "[ser
   std::fclose(log);
 }
 
-TEST_CASE("Answers stop at the output budget; the rest wait for the next call",
+TEST_CASE("Answers stop at the output budget, the rest wait for the next call",
           "[serve_session]") {
   std::FILE* log = std::tmpfile();
   ServeSession<double> session(ServeOptions(), log);

@@ -17,7 +17,7 @@ InputStage::Settings CsvWithHeader() {
   return settings;
 }
 
-TEST_CASE("The header and the first data line decide the task; lines parse into numbers",
+TEST_CASE("The header and the first data line decide the task, lines parse into numbers",
           "[input_stage]") {
   InputStage stage(CsvWithHeader());
   REQUIRE(stage.ExpectsHeader());

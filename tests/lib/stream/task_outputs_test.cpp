@@ -19,7 +19,7 @@ Task Classifier(int classes) {
   return task;
 }
 
-TEST_CASE("A class is encoded one-vs-rest; regression targets pass through", "[task_outputs]") {
+TEST_CASE("A class is encoded one-vs-rest, regression targets pass through", "[task_outputs]") {
   std::vector<float> encoded(4);
   const std::vector<double> label = {2};
   EncodeTargets<float>(Classifier(4), label, encoded);
