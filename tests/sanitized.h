@@ -1,6 +1,6 @@
 // File: tests/sanitized.h
 //
-// Under AddressSanitizer and UBSan (./dev.sh test's second pass) the same
+// Under AddressSanitizer and UBSan (./dev.sh sanitize) the same
 // code runs many times slower. What that pass checks is memory and undefined
 // behaviour, which a shorter stream through the same code paths finds as
 // well: the tests whose length is what they measure (long streams, many

@@ -21,6 +21,24 @@ const char* LongNameOf(std::string_view option) {
   return nullptr;
 }
 
+// "-d FILE" or "-d=FILE" (`option` "-d" at `arguments[i]`) as the long
+// flag `name` spells it: "--input=FILE". `i` moves past a value taken from
+// the next argument.
+absl::StatusOr<std::string> LongForm(const char* name, const std::string& option,
+                                     const std::vector<std::string>& arguments, std::size_t& i) {
+  const std::string& argument = arguments[i];
+  std::string value;
+  if (option.size() < argument.size()) {
+    value = argument.substr(option.size() + 1);
+  } else if (i + 1 < arguments.size()) {
+    value = arguments[++i];
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(option, " needs a value (", option, " FILE is --", name, "=FILE)"));
+  }
+  return absl::StrCat("--", name, "=", value);
+}
+
 // True for "--name value" or "-name value" (Abseil takes both): a known
 // flag that is not boolean, with no '='.
 bool TakesNextArgument(const std::string& argument) {
@@ -59,16 +77,9 @@ absl::StatusOr<std::vector<std::string>> ExpandShorthands(std::vector<std::strin
     }
     const std::string option = argument.substr(0, argument.find('='));
     if (const char* name = LongNameOf(option); name != nullptr) {
-      std::string value;
-      if (option.size() < argument.size()) {
-        value = argument.substr(option.size() + 1);
-      } else if (i + 1 < arguments.size()) {
-        value = arguments[++i];
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat(option, " needs a value (", option, " FILE is --", name, "=FILE)"));
-      }
-      expanded.push_back(absl::StrCat("--", name, "=", value));
+      absl::StatusOr<std::string> long_form = LongForm(name, option, arguments, i);
+      if (!long_form.ok()) return long_form.status();
+      expanded.push_back(*std::move(long_form));
       continue;
     }
     if (argument == "-t") {

@@ -26,6 +26,52 @@
 namespace rffstream::app {
 namespace {
 
+// The input: standard input, a file, or the decompressed lines of a gzip
+// file (whose descriptor `fd` then is). A file is closed at the end.
+struct Input {
+  int fd = STDIN_FILENO;
+  std::unique_ptr<GzipInput> gzip;
+  Input() = default;
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  ~Input() {
+    if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
+  }
+};
+
+absl::Status OpenInput(const std::string& name, Input& input) {
+  if (GzipInput::Names(name)) {
+    absl::StatusOr<std::unique_ptr<GzipInput>> opened = GzipInput::Open(name);
+    if (!opened.ok()) return AsIoFailure(opened.status());
+    input.gzip = *std::move(opened);
+    input.fd = input.gzip->fd();
+  } else if (name != "-") {
+    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return AsIoFailure(absl::NotFoundError(
+          absl::StrCat("cannot open input file ", name, ": ", std::strerror(errno))));
+    }
+    input.fd = fd;
+  }
+  return absl::OkStatus();
+}
+
+// The model to start from: `start` when given, else --load's (if any).
+template <class Real>
+absl::Status LoadStart(const StreamOptions& options, std::optional<BasicCheckpoint<Real>>& start,
+                       std::string& source) {
+  source = options.checkpoint.load;
+  if (start.has_value()) {
+    source = "the first process's model";
+  } else if (!source.empty()) {
+    absl::StatusOr<BasicCheckpoint<Real>> loaded =
+        LoadModel<Real>(source, options.model, options.input_format);
+    if (!loaded.ok()) return loaded.status();
+    start.emplace(*std::move(loaded));
+  }
+  return absl::OkStatus();
+}
+
 // Loads the checkpoint (if any, and if no `start` is given), opens input and
 // output, and runs over `share` of the input.
 template <class Real>
@@ -33,65 +79,36 @@ absl::Status RunWithPrecision(const StreamOptions& options, RunMode mode,
                               const LineReader::Share& share,
                               std::optional<BasicCheckpoint<Real>> start,
                               RunCoordinator<Real>* coordinator) {
-  std::string load_path = options.checkpoint.load;
-  std::optional<BasicCheckpoint<Real>> checkpoint = std::move(start);
-  if (checkpoint.has_value()) {
-    load_path = "the first process's model";
-  } else if (!load_path.empty()) {
-    absl::StatusOr<BasicCheckpoint<Real>> loaded =
-        LoadModel<Real>(load_path, options.model, options.input_format);
-    if (!loaded.ok()) return loaded.status();
-    checkpoint.emplace(*std::move(loaded));
-  }
-  int fd = STDIN_FILENO;
-  std::unique_ptr<GzipInput> gzip;
-  if (GzipInput::Names(options.input)) {
-    absl::StatusOr<std::unique_ptr<GzipInput>> opened = GzipInput::Open(options.input);
-    if (!opened.ok()) return AsIoFailure(opened.status());
-    gzip = *std::move(opened);
-    fd = gzip->fd();
-  } else if (options.input != "-") {
-    fd = ::open(options.input.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      return AsIoFailure(absl::NotFoundError(
-          absl::StrCat("cannot open input file ", options.input, ": ", std::strerror(errno))));
-    }
-  }
+  std::string load_path;
+  if (absl::Status loaded = LoadStart(options, start, load_path); !loaded.ok()) return loaded;
+  Input input;
+  if (absl::Status opened = OpenInput(options.input, input); !opened.ok()) return opened;
   // predict exists to write predictions: to standard output unless told otherwise.
   const bool to_standard_output = mode == RunMode::kPredict && options.output.predictions.empty();
   absl::StatusOr<PredictionWriter> writer =
       PredictionWriter::Open(to_standard_output ? std::string("-") : options.output.predictions);
-  if (!writer.ok()) {
-    if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
-    return AsIoFailure(writer.status());
-  }
+  if (!writer.ok()) return AsIoFailure(writer.status());
   absl::StatusOr<MetricsLog> metrics_log =
       MetricsLog::Open(options.output.metrics_out, options.output.progress_every);
-  if (!metrics_log.ok()) {
-    if (fd != STDIN_FILENO && gzip == nullptr) ::close(fd);
-    return AsIoFailure(metrics_log.status());
-  }
-  LineReader reader(fd, static_cast<std::size_t>(options.input_format.max_line_bytes));
+  if (!metrics_log.ok()) return AsIoFailure(metrics_log.status());
+  LineReader reader(input.fd, static_cast<std::size_t>(options.input_format.max_line_bytes));
   reader.KeepShare(share);
   // Alone (not one of mpirun's ranks, whose launcher forwards signals to
   // every rank), a signal stops the run in order: before any thread starts.
   std::optional<StopSignals> stop;
   if (coordinator == nullptr) stop.emplace([&reader] { reader.Cancel(); });
   LearnRun<Real> run(options, mode, *writer, options.input == "-" ? "stdin" : options.input,
-                     *std::move(metrics_log), fd, coordinator);
+                     *std::move(metrics_log), input.fd, coordinator);
   absl::Status status = absl::OkStatus();
-  if (checkpoint.has_value()) status = run.Resume(*std::move(checkpoint), load_path);
+  if (start.has_value()) status = run.Resume(*std::move(start), load_path);
   if (status.ok()) status = run.Run(reader, stop.has_value() ? &*stop : nullptr);
-  if (gzip != nullptr) {
-    // The input ended: was it the file's end, or a corrupt or cut one? (A
-    // run stopped before the end leaves the decompressor to the destructor.)
-    if (absl::Status whole = reader.reached_end() ? gzip->Finish() : absl::OkStatus();
-        !whole.ok()) {
+  // The input ended: was it a gzip file's end, or a corrupt or cut one? (A
+  // run stopped before the end leaves the decompressor to the destructor.)
+  if (input.gzip != nullptr && reader.reached_end()) {
+    if (absl::Status whole = input.gzip->Finish(); !whole.ok()) {
       KeepFirstFailure(status, AsIoFailure(absl::DataLossError(absl::StrCat(
                                    std::string(whole.message()), " (the lines before it were read)"))));
     }
-  } else if (fd != STDIN_FILENO) {
-    ::close(fd);
   }
   return status;
 }

@@ -73,16 +73,12 @@ void WriteInput(std::ostream& out, const Task& task) {
          "any case) is input_offset of its input (0 when input_offset is empty)\"\n  }";
 }
 
-}  // namespace
-
+// The model's settings, from "format" to "num_outputs".
 template <class Real>
-void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
-                const JsonExportOptions& options) {
+void WriteSettings(const BasicLearner<Real>& learner, std::ostream& out) {
   const LearnerConfig& config = learner.config();
   const BasicFeatureMap<Real>& map = learner.feature_map();
-  const std::span<const Real> weights = learner.weights();  // for the covariance's size
   const size_t num_features = static_cast<size_t>(map.num_features());
-  out << "{\n";
   out << "  \"format\": \"rffstream-model\",\n";
   out << "  \"library_version\": \"" << kVersion << "\",\n";
   out << "  \"precision\": \"float" << 8 * sizeof(Real) << "\",\n";
@@ -110,6 +106,19 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   out << ",\n";
   out << "  \"intercept\": " << (config.intercept ? "true" : "false") << ",\n";
   out << "  \"num_outputs\": " << config.num_outputs << ",\n";
+}
+
+}  // namespace
+
+template <class Real>
+void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
+                const JsonExportOptions& options) {
+  const LearnerConfig& config = learner.config();
+  const BasicFeatureMap<Real>& map = learner.feature_map();
+  const std::span<const Real> weights = learner.weights();  // for the covariance's size
+  const size_t num_features = static_cast<size_t>(map.num_features());
+  out << "{\n";
+  WriteSettings(learner, out);
   // One output: numbers; several: one array entry per output.
   const auto intercept_of = [&](int output) {
     return Number(config.intercept ? learner.weights(output)[num_features] : 0);

@@ -16,11 +16,9 @@ bool AllFinite(std::span<const double> values) {
   return std::all_of(values.begin(), values.end(), [](double value) { return std::isfinite(value); });
 }
 
-}  // namespace
-
-absl::StatusOr<LeaveOneOutTable> LeaveOneOutErrors(std::span<const double> features, int rows,
-                                                   int dimension, std::span<const double> targets,
-                                                   int outputs, std::span<const double> ridges) {
+absl::Status CheckInputs(std::span<const double> features, int rows, int dimension,
+                         std::span<const double> targets, int outputs,
+                         std::span<const double> ridges) {
   if (rows < 2 || dimension < 1 || outputs < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "leave-one-out: needs at least 2 rows, 1 feature and 1 output, got ", rows, ", ",
@@ -39,6 +37,18 @@ absl::StatusOr<LeaveOneOutTable> LeaveOneOutErrors(std::span<const double> featu
     if (!(ridge > 0 && std::isfinite(ridge))) {
       return absl::InvalidArgumentError(absl::StrCat("leave-one-out: ridge ", ridge, " is not positive"));
     }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<LeaveOneOutTable> LeaveOneOutErrors(std::span<const double> features, int rows,
+                                                   int dimension, std::span<const double> targets,
+                                                   int outputs, std::span<const double> ridges) {
+  if (absl::Status usable = CheckInputs(features, rows, dimension, targets, outputs, ridges);
+      !usable.ok()) {
+    return usable;
   }
   const Eigen::Map<const RowMatrix> z(features.data(), rows, dimension);
   const Eigen::Map<const RowMatrix> y(targets.data(), rows, outputs);

@@ -22,6 +22,35 @@ constexpr std::uint64_t kSelectionStream = 0x9e3779b97f4a7c15ULL;
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// Each candidate frequency's ridge leverage score on the first `rows`
+// inputs (its two features' together for the pair map).
+absl::StatusOr<std::vector<double>> LeverageScores(const FeatureMapConfig& candidates,
+                                                   std::span<const double> inputs, int rows,
+                                                   double ridge, int count, bool pair) {
+  const int dimension = candidates.input_dimension;
+  absl::StatusOr<FeatureMap> map = FeatureMap::Create(candidates);
+  if (!map.ok()) return map.status();
+  RowMatrix phi(rows, candidates.num_features);
+  for (int i = 0; i < rows; ++i) {
+    map->Map(inputs.subspan(static_cast<std::size_t>(i) * dimension, dimension),
+             std::span<double>(phi.row(i).data(), static_cast<std::size_t>(phi.cols())));
+  }
+  // τ_f = φ_fᵀ (ΦΦᵀ + λI)⁻¹ φ_f for every feature column f.
+  Eigen::MatrixXd gram = phi * phi.transpose();
+  gram.diagonal().array() += ridge;
+  const Eigen::LLT<Eigen::MatrixXd> cholesky(gram);
+  if (cholesky.info() != Eigen::Success) {
+    return absl::InternalError("leverage features: the kernel matrix is not positive definite");
+  }
+  const Eigen::MatrixXd solved = cholesky.solve(phi);
+  const Eigen::RowVectorXd feature_scores = (phi.array() * solved.array()).colwise().sum();
+  std::vector<double> scores(static_cast<std::size_t>(count));
+  for (int j = 0; j < count; ++j) {
+    scores[j] = feature_scores[j] + (pair ? feature_scores[count + j] : 0.0);
+  }
+  return scores;
+}
+
 }  // namespace
 
 absl::StatusOr<FeatureMapConfig> SelectFeaturesByLeverage(FeatureMapConfig config, double ridge,
@@ -51,26 +80,10 @@ absl::StatusOr<FeatureMapConfig> SelectFeaturesByLeverage(FeatureMapConfig confi
   const int count = frequencies * candidates_per_frequency;
   const bool pair = config.map == FeatureMapKind::kPair;
   candidates.num_features = pair ? 2 * count : count;
-  absl::StatusOr<FeatureMap> map = FeatureMap::Create(candidates);
-  if (!map.ok()) return map.status();
-  RowMatrix phi(rows, candidates.num_features);
-  for (int i = 0; i < rows; ++i) {
-    map->Map(inputs.subspan(static_cast<std::size_t>(i) * dimension, dimension),
-             std::span<double>(phi.row(i).data(), static_cast<std::size_t>(phi.cols())));
-  }
-  // τ_f = φ_fᵀ (ΦΦᵀ + λI)⁻¹ φ_f for every feature column f.
-  Eigen::MatrixXd gram = phi * phi.transpose();
-  gram.diagonal().array() += ridge;
-  const Eigen::LLT<Eigen::MatrixXd> cholesky(gram);
-  if (cholesky.info() != Eigen::Success) {
-    return absl::InternalError("leverage features: the kernel matrix is not positive definite");
-  }
-  const Eigen::MatrixXd solved = cholesky.solve(phi);
-  const Eigen::RowVectorXd feature_scores = (phi.array() * solved.array()).colwise().sum();
-  std::vector<double> scores(static_cast<std::size_t>(count));
-  for (int j = 0; j < count; ++j) {
-    scores[j] = feature_scores[j] + (pair ? feature_scores[count + j] : 0.0);
-  }
+  absl::StatusOr<std::vector<double>> leverage =
+      LeverageScores(candidates, inputs, rows, ridge, count, pair);
+  if (!leverage.ok()) return leverage.status();
+  const std::vector<double>& scores = *leverage;
   const double total = std::accumulate(scores.begin(), scores.end(), 0.0);
   if (!(total > 0) || !std::isfinite(total)) {
     return absl::InternalError(absl::StrCat("leverage features: the leverage scores sum to ", total));

@@ -137,31 +137,13 @@ void Accumulate(std::vector<double>& a, const std::vector<double>& b, double sig
   for (std::size_t i = 0; i < a.size(); ++i) a[i] += sign * b[i];
 }
 
-}  // namespace
-
+// The shards' metrics, each without the start's, added to the start's;
+// InvalidArgument for a shard that learned less than its base.
 template <class Real>
-absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedCheckpoint<Real>> shards,
-                                                       const NamedCheckpoint<Real>* base) {
-  if (shards.empty()) return absl::InvalidArgumentError("merge: no models to merge");
-  const NamedCheckpoint<Real>& reference = base != nullptr ? *base : shards.front();
-  for (const NamedCheckpoint<Real>& shard : shards) {
-    if (absl::Status started = CheckStartedFromBase(shard, base); !started.ok()) return started;
-    if (absl::Status mergeable = CheckMergeable(shard, reference); !mergeable.ok()) return mergeable;
-  }
-  // The start state: the base, or an untrained model of the same features.
-  absl::StatusOr<BasicLearner<Real>> untrained = BasicLearner<Real>::Create(reference.checkpoint->learner.config());
-  if (!untrained.ok()) return untrained.status();
-  const Task& task = reference.checkpoint->record.task;
-  const BasicCheckpoint<Real> empty{
-      *std::move(untrained),
-      CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}}};
-  const BasicCheckpoint<Real>& start = base != nullptr ? *base->checkpoint : empty;
-  BasicCheckpoint<Real> merged = start;
+absl::Status MergeRecords(std::span<const NamedCheckpoint<Real>> shards,
+                          const NamedCheckpoint<Real>* base, const BasicCheckpoint<Real>& start,
+                          CheckpointRecord& record) {
   const CheckpointRecord& start_record = start.record;
-  CheckpointRecord& record = merged.record;
-  // The shards' own sums would have to be added for the ridge to follow on:
-  // a merged model keeps its ridge.
-  record.ridge_follow = {};
   record.classification = start_record.classification;
   std::vector<std::int64_t> confusion = start_record.classification.confusion_counts();
   // The metrics of targets after the first: only when every file has them
@@ -174,7 +156,6 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   }
   record.further_targets.assign(every_target ? further_targets : 0, RegressionMetrics());
   if (base != nullptr && every_target) record.further_targets = start_record.further_targets;
-  std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
   for (const NamedCheckpoint<Real>& shard : shards) {
     const BasicCheckpoint<Real>& part = *shard.checkpoint;
     if (part.learner.samples_learned() < start.learner.samples_learned()) {
@@ -182,9 +163,6 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
           shard.name, " has learned ", part.learner.samples_learned(), " samples, fewer than the ",
           start.learner.samples_learned(), " of the base ", base->name, " it should have started from"));
     }
-    samples += part.learner.samples_learned() - start.learner.samples_learned();
-    updates += part.learner.updates() - start.learner.updates();
-    // Each shard's metrics without the base's.
     RegressionMetrics metrics = part.record.metrics;
     metrics.Remove(start_record.metrics);
     record.metrics.Merge(metrics);
@@ -201,8 +179,15 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   }
   record.classification =
       ClassificationMetrics(start_record.classification.num_classes(), std::move(confusion));
-  // The engines, one by one, in information form.
-  std::vector<BasicRls<Real>>& engines = internal::LearnerMerge::Engines(merged.learner);
+  return absl::OkStatus();
+}
+
+// The engines, one by one, in information form: the start's, plus what each
+// shard added to it.
+template <class Real>
+absl::Status MergeEngines(std::span<const NamedCheckpoint<Real>> shards,
+                          BasicLearner<Real>& merged) {
+  std::vector<BasicRls<Real>>& engines = internal::LearnerMerge::Engines(merged);
   for (std::size_t e = 0; e < engines.size(); ++e) {
     absl::StatusOr<typename BasicRls<Real>::InformationForm> total = engines[e].ToInformationForm();
     if (!total.ok()) return absl::FailedPreconditionError(absl::StrCat("merge: the start state: ", total.status().message()));
@@ -224,6 +209,41 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
     if (absl::Status set = engines[e].SetInformationForm(*total); !set.ok()) {
       return absl::FailedPreconditionError(absl::StrCat("merge: ", set.message()));
     }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+template <class Real>
+absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedCheckpoint<Real>> shards,
+                                                       const NamedCheckpoint<Real>* base) {
+  if (shards.empty()) return absl::InvalidArgumentError("merge: no models to merge");
+  const NamedCheckpoint<Real>& reference = base != nullptr ? *base : shards.front();
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    if (absl::Status started = CheckStartedFromBase(shard, base); !started.ok()) return started;
+    if (absl::Status mergeable = CheckMergeable(shard, reference); !mergeable.ok()) return mergeable;
+  }
+  // The start state: the base, or an untrained model of the same features.
+  absl::StatusOr<BasicLearner<Real>> untrained = BasicLearner<Real>::Create(reference.checkpoint->learner.config());
+  if (!untrained.ok()) return untrained.status();
+  const Task& task = reference.checkpoint->record.task;
+  const BasicCheckpoint<Real> empty{
+      *std::move(untrained),
+      CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}}};
+  const BasicCheckpoint<Real>& start = base != nullptr ? *base->checkpoint : empty;
+  BasicCheckpoint<Real> merged = start;
+  // The shards' own sums would have to be added for the ridge to follow on:
+  // a merged model keeps its ridge.
+  merged.record.ridge_follow = {};
+  if (absl::Status records = MergeRecords(shards, base, start, merged.record); !records.ok()) {
+    return records;
+  }
+  if (absl::Status engines = MergeEngines(shards, merged.learner); !engines.ok()) return engines;
+  std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    samples += shard.checkpoint->learner.samples_learned() - start.learner.samples_learned();
+    updates += shard.checkpoint->learner.updates() - start.learner.updates();
   }
   internal::LearnerMerge::SetCounts(merged.learner, samples, updates);
   return merged;

@@ -167,6 +167,14 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
     return absl::DataLossError(
         absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
   }
+  // S has a positive diagonal (the rotations keep it so): a file whose
+  // factor has not is corrupt, and would learn into a broken model.
+  for (int j = 0; j < dimension_; ++j) {
+    if (!(Row(j)[j] > Real{0})) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": the RLS factor's diagonal entry ",
+                                              j, " is ", Row(j)[j], ", not positive"));
+    }
+  }
   factor_trace_ = FactorTrace();
   samples_since_trace_ = 0;
   return absl::OkStatus();

@@ -156,10 +156,11 @@ std::vector<KernelKind> TuningKernels() {
           KernelKind::kMatern12, KernelKind::kMatern32, KernelKind::kMatern52};
 }
 
-absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const TuningRequest& request,
-                                          std::span<const double> inputs,
-                                          std::span<const double> targets) {
-  if (absl::Status valid = config.Validate(); !valid.ok()) return valid;
+namespace {
+
+// The window's rows: whole rows of inputs and targets, at least 2.
+absl::StatusOr<int> WindowRows(const LearnerConfig& config, std::span<const double> inputs,
+                               std::span<const double> targets) {
   const int dimension = config.features.input_dimension;
   const int outputs = config.num_outputs;
   const int rows = static_cast<int>(inputs.size() / static_cast<std::size_t>(dimension));
@@ -173,16 +174,37 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
     return absl::FailedPreconditionError(
         absl::StrCat("tuning: needs at least 2 labelled rows, got ", rows));
   }
+  return rows;
+}
+
+// The bandwidths to try: factors of the median heuristic's, or the given one.
+absl::StatusOr<std::vector<double>> GridGammas(const LearnerConfig& config,
+                                               const TuningRequest& request,
+                                               std::span<const double> inputs) {
+  if (!request.tune_gamma) return std::vector<double>{config.features.gamma};
+  absl::StatusOr<double> median =
+      MedianHeuristicGamma(inputs, config.features.input_dimension, config.features.input_offset,
+                           config.features.input_scale);
+  if (!median.ok()) return median.status();
+  std::vector<double> gammas;
+  for (double factor : TuningGammaFactors()) gammas.push_back(factor * *median);
+  return gammas;
+}
+
+}  // namespace
+
+absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const TuningRequest& request,
+                                          std::span<const double> inputs,
+                                          std::span<const double> targets) {
+  if (absl::Status valid = config.Validate(); !valid.ok()) return valid;
+  const absl::StatusOr<int> window_rows = WindowRows(config, inputs, targets);
+  if (!window_rows.ok()) return window_rows.status();
+  const int rows = *window_rows;
   TuningResult result;
   result.rows = rows;
-  if (request.tune_gamma) {
-    absl::StatusOr<double> median = MedianHeuristicGamma(
-        inputs, dimension, config.features.input_offset, config.features.input_scale);
-    if (!median.ok()) return median.status();
-    for (double factor : TuningGammaFactors()) result.gammas.push_back(factor * *median);
-  } else {
-    result.gammas = {config.features.gamma};
-  }
+  absl::StatusOr<std::vector<double>> gammas = GridGammas(config, request, inputs);
+  if (!gammas.ok()) return gammas.status();
+  result.gammas = *std::move(gammas);
   result.ridges = request.tune_ridge ? TuningRidges() : std::vector<double>{config.ridge};
   result.kernels =
       request.kernels.empty() ? std::vector<KernelKind>{config.features.kernel} : request.kernels;
@@ -190,15 +212,21 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
   const int model_features = std::min(config.features.num_features, request.max_tuning_features);
   result.features = std::min(model_features, rows > kLongWindowRows ? kGridFeatures : model_features);
   std::vector<GridPoint> points;
+  // One bandwidth's row of the grid: its points, and its errors and spreads
+  // for the result's table.
+  const auto evaluate = [&](KernelKind kernel, double gamma, int features,
+                            std::vector<double>& errors, std::vector<double>& spreads) {
+    const GridRow row = EvaluateBandwidth(config, kernel, gamma, features, inputs, rows, targets,
+                                          result.ridges, request.criterion);
+    AddPoints(row, request.criterion, kernel, gamma, result.ridges, points);
+    const std::vector<double>& row_errors = row.whole.by(request.criterion);
+    const std::vector<double>& row_spreads = row.whole.spread_by(request.criterion);
+    errors.insert(errors.end(), row_errors.begin(), row_errors.end());
+    spreads.insert(spreads.end(), row_spreads.begin(), row_spreads.end());
+  };
   for (KernelKind kernel : result.kernels) {
     for (double gamma : result.gammas) {
-      const GridRow row = EvaluateBandwidth(config, kernel, gamma, result.features, inputs, rows,
-                                            targets, result.ridges, request.criterion);
-      AddPoints(row, request.criterion, kernel, gamma, result.ridges, points);
-      const std::vector<double>& errors = row.whole.by(request.criterion);
-      const std::vector<double>& spreads = row.whole.spread_by(request.criterion);
-      result.errors.insert(result.errors.end(), errors.begin(), errors.end());
-      result.spreads.insert(result.spreads.end(), spreads.begin(), spreads.end());
+      evaluate(kernel, gamma, result.features, result.errors, result.spreads);
     }
   }
   std::optional<GridPoint> best = Choose(points, request.tie_break);
@@ -210,13 +238,8 @@ absl::StatusOr<TuningResult> TuneOnWarmUp(const LearnerConfig& config, const Tun
     result.refined_gammas.assign(at, std::min(at + 3, result.gammas.end()));
     points.clear();
     for (double gamma : result.refined_gammas) {
-      const GridRow row = EvaluateBandwidth(config, best->kernel, gamma, refined_features, inputs,
-                                            rows, targets, result.ridges, request.criterion);
-      AddPoints(row, request.criterion, best->kernel, gamma, result.ridges, points);
-      const std::vector<double>& errors = row.whole.by(request.criterion);
-      const std::vector<double>& spreads = row.whole.spread_by(request.criterion);
-      result.refined_errors.insert(result.refined_errors.end(), errors.begin(), errors.end());
-      result.refined_spreads.insert(result.refined_spreads.end(), spreads.begin(), spreads.end());
+      evaluate(best->kernel, gamma, refined_features, result.refined_errors,
+               result.refined_spreads);
     }
     best = Choose(points, request.tie_break);
     if (!best) {

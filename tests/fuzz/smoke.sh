@@ -37,6 +37,8 @@ labelled.csv --classes=2 --ignore=0
 series.libsvm --format=libsvm --precision=float32
 KINDS
 
+# Inputs that once found a bug, kept as seeds.
+cp "$source_dir/tests/fuzz/corpus/checkpoint/"* "$checkpoints/"
 for harness in csv_line_parser libsvm_line_parser; do
   parser=${harness%_line_parser}
   mkdir -p "$corpus/$parser"

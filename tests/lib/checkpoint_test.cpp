@@ -152,6 +152,40 @@ TEST_CASE("Loading with the wrong precision names both", "[checkpoint][errors]")
         dir.File("f32.rff") + ": holds a float32 model, not float64 (use --precision=float32)");
 }
 
+TEST_CASE("A float32 file whose factor has a diagonal entry not positive is not loaded",
+          "[checkpoint][errors]") {
+  // An untrained model's factor is sqrt(1 / λ) I: its first diagonal entry is
+  // the first such float after the header, followed by the zeros of its row.
+  LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
+  config.ridge = 0.0123;
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(config);
+  REQUIRE(learner.ok());
+  TempDir dir;
+  REQUIRE(SaveCheckpoint(dir.File("f32.rff"), *learner, RegressionMetrics()).ok());
+  std::ifstream file(dir.File("f32.rff"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const float diagonal = static_cast<float>(1.0 / std::sqrt(config.ridge));
+  std::string entry(sizeof(float), '\0');
+  std::memcpy(entry.data(), &diagonal, sizeof(float));
+  const std::size_t at = bytes.find(entry + std::string(sizeof(float), '\0'));
+  REQUIRE(at != std::string::npos);
+  for (const float corrupt : {-diagonal, 0.0f}) {
+    std::string bad = bytes;
+    std::memcpy(bad.data() + at, &corrupt, sizeof(float));
+    const std::uint32_t checksum = internal::ExtendCrc32c(
+        0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bad.data()),
+                                          bad.size() - 4));
+    std::memcpy(bad.data() + bad.size() - 4, &checksum, 4);
+    std::istringstream in(bad);
+    const absl::Status status = ReadCheckpoint<float>(in, "ckpt").status();
+    INFO(status.message());
+    CHECK(status.message().find("ckpt: the RLS factor's diagonal entry 0 is ") == 0);
+    CHECK(status.message().find(", not positive") != std::string::npos);
+  }
+  std::istringstream good(bytes);
+  CHECK(ReadCheckpoint<float>(good, "ckpt").ok());
+}
+
 TEST_CASE("A missing checkpoint file is named", "[checkpoint][errors]") {
   CHECK(LoadCheckpoint<double>("/nonexistent/model.rff").status().message() ==
         "cannot open checkpoint /nonexistent/model.rff: No such file or directory");

@@ -30,6 +30,17 @@ void operator delete(void* pointer) noexcept { std::free(pointer); }
 void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
 void operator delete[](void* pointer) noexcept { std::free(pointer); }
 void operator delete[](void* pointer, std::size_t) noexcept { std::free(pointer); }
+// The nothrow forms too (Catch2 uses them): a sanitizer runtime linked into
+// the program (clang's) would otherwise allocate them for this delete.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t& nothrow) noexcept {
+  return operator new(size, nothrow);
+}
+void operator delete(void* pointer, const std::nothrow_t&) noexcept { std::free(pointer); }
+void operator delete[](void* pointer, const std::nothrow_t&) noexcept { std::free(pointer); }
 // The aligned forms (AlignedVector's storage) are counted too.
 void* operator new(std::size_t size, std::align_val_t alignment) {
   allocation_count.fetch_add(1, std::memory_order_relaxed);

@@ -120,6 +120,45 @@ std::string_view WithoutByteOrderMark(std::string_view first_line) {
   return first_line;
 }
 
+namespace {
+
+// Which columns are targets, ignored and categorical; errors name a column
+// given two roles, or no column left for the inputs.
+absl::Status AssignColumnRoles(const InputOptions& options, const std::vector<std::string>& header,
+                               std::string_view first_line, std::string_view head, Task& task) {
+  absl::StatusOr<std::vector<int>> targets = TargetColumns(options, task.num_fields, header);
+  if (!targets.ok()) return targets.status();
+  task.target_columns = *std::move(targets);
+  absl::StatusOr<std::vector<int>> ignored = IgnoredColumns(options, task.num_fields, header);
+  if (!ignored.ok()) return ignored.status();
+  task.ignored_columns = *std::move(ignored);
+  for (int column : task.ignored_columns) {
+    if (std::find(task.target_columns.begin(), task.target_columns.end(), column) !=
+        task.target_columns.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--ignore: ", task.ColumnName(column), " is also a target"));
+    }
+  }
+  if (task.num_inputs() < 1) {
+    return absl::InvalidArgumentError("no column is left for the inputs (--target/--targets/--ignore)");
+  }
+  absl::StatusOr<std::vector<int>> categorical = CategoricalColumns(options, task, first_line, head);
+  if (!categorical.ok()) return categorical.status();
+  task.categorical_columns = *std::move(categorical);
+  task.category_buckets = options.category_buckets;
+  for (int column : task.categorical_columns) {
+    for (const std::vector<int>* other : {&task.target_columns, &task.ignored_columns}) {
+      if (std::find(other->begin(), other->end(), column) != other->end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--categorical: ", task.ColumnName(column), " is also a target or ignored"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOptions& model,
                                      std::string_view first_line,
                                      const std::vector<std::string>& header, int libsvm_dimension,
@@ -157,33 +196,9 @@ absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOpt
     return too_wide(absl::StrCat(task.num_fields, " columns: more inputs than --max_inputs=",
                                  max_inputs, " (raise --max_inputs to allow it)"));
   }
-  absl::StatusOr<std::vector<int>> targets = TargetColumns(options, task.num_fields, header);
-  if (!targets.ok()) return targets.status();
-  task.target_columns = *std::move(targets);
-  absl::StatusOr<std::vector<int>> ignored = IgnoredColumns(options, task.num_fields, header);
-  if (!ignored.ok()) return ignored.status();
-  task.ignored_columns = *std::move(ignored);
-  for (int column : task.ignored_columns) {
-    if (std::find(task.target_columns.begin(), task.target_columns.end(), column) !=
-        task.target_columns.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--ignore: ", task.ColumnName(column), " is also a target"));
-    }
-  }
-  if (task.num_inputs() < 1) {
-    return absl::InvalidArgumentError("no column is left for the inputs (--target/--targets/--ignore)");
-  }
-  absl::StatusOr<std::vector<int>> categorical = CategoricalColumns(options, task, first_line, head);
-  if (!categorical.ok()) return categorical.status();
-  task.categorical_columns = *std::move(categorical);
-  task.category_buckets = options.category_buckets;
-  for (int column : task.categorical_columns) {
-    for (const std::vector<int>* other : {&task.target_columns, &task.ignored_columns}) {
-      if (std::find(other->begin(), other->end(), column) != other->end()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--categorical: ", task.ColumnName(column), " is also a target or ignored"));
-      }
-    }
+  if (absl::Status roles = AssignColumnRoles(options, header, first_line, head, task);
+      !roles.ok()) {
+    return roles;
   }
   if (task.num_inputs() > max_inputs) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -66,6 +66,25 @@ TuningRequest TuningRequestFor(const ModelOptions& options, const Task& task) {
   return request;
 }
 
+namespace {
+
+// The window's labelled lines, their labels encoded as the model's targets.
+void LabelledRows(const Task& task, const std::vector<WarmUpLine*>& lines,
+                  std::vector<double>& inputs, std::vector<double>& targets) {
+  std::vector<double> encoded(static_cast<std::size_t>(task.num_outputs()));
+  for (const WarmUpLine* line : lines) {
+    if (line->kind != WarmUpLine::Kind::kData || !line->labelled || !TameNumbers(line->inputs) ||
+        !TameNumbers(line->targets)) {
+      continue;
+    }
+    inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
+    EncodeTargets<double>(task, line->targets, encoded);
+    targets.insert(targets.end(), encoded.begin(), encoded.end());
+  }
+}
+
+}  // namespace
+
 WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config, const Task& task,
                               std::vector<WarmUpLine>& window, int window_lines) {
   // The window: its first `window_lines` data lines.
@@ -87,18 +106,8 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
     SetStandardization(task, statistics, config.features);
   }
   if (GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options)) {
-    // The labelled lines, their labels encoded as the model's targets.
     std::vector<double> inputs, targets;
-    std::vector<double> encoded(static_cast<std::size_t>(task.num_outputs()));
-    for (const WarmUpLine* line : lines) {
-      if (line->kind != WarmUpLine::Kind::kData || !line->labelled || !TameNumbers(line->inputs) ||
-          !TameNumbers(line->targets)) {
-        continue;
-      }
-      inputs.insert(inputs.end(), line->inputs.begin(), line->inputs.end());
-      EncodeTargets<double>(task, line->targets, encoded);
-      targets.insert(targets.end(), encoded.begin(), encoded.end());
-    }
+    LabelledRows(task, lines, inputs, targets);
     absl::StatusOr<TuningResult> tuned =
         TuneOnWarmUp(config, TuningRequestFor(options, task), inputs, targets);
     if (tuned.ok()) {
