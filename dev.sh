@@ -95,7 +95,8 @@ case "${1:-}" in
       -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DRFFSTREAM_FUZZ=ON \
       -DRFFSTREAM_BUILD_BENCHMARKS=OFF -DRFFSTREAM_BUILD_PYTHON=OFF >/dev/null
     cmake --build "$SANITIZER_BUILD_DIR" -j "$(nproc)"
-    (cd "$SANITIZER_BUILD_DIR" && ctest -N | grep -q "fuzz_smoke$") ||
+    registered=$(cd "$SANITIZER_BUILD_DIR" && ctest -N)
+    grep -q "fuzz_smoke$" <<<"$registered" ||
       { echo "dev.sh: the sanitizer build has no fuzz_smoke test" >&2; exit 1; }
     (cd "$SANITIZER_BUILD_DIR" &&
       ctest --output-on-failure -j "$(nproc)" --label-exclude "package|python" --exclude-regex "no_avx512_cpu|mpirun")

@@ -14,8 +14,8 @@ PARAMETERS = """
         The kernel's bandwidth on standardized inputs; "auto": chosen on the
         warm-up window by exact leave-one-out.
     ridge : float or "auto", default "auto"
-        The ridge λ; "auto": chosen on the warm-up window, and again (float64,
-        forget 1 or "auto") by generalized cross-validation at 4, 16, 64, ...
+        The ridge λ; "auto": chosen on the warm-up window, and again (forget
+        1 or "auto") by generalized cross-validation at 4, 16, 64, ...
         times the window (docs/ridge_follows_the_stream.md). ``fit`` takes,
         for a regressor, the largest ridge within one standard error.
     forget : float or "auto", default "auto"

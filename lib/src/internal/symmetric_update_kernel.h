@@ -19,6 +19,15 @@
 #include "internal/padded_length.h"
 #include "xsimd/xsimd.hpp"
 
+// The inner step is inlined into each of its loops. GCC reads the attribute
+// after a lambda's parameters as the call operator's; clang applies only the
+// GNU spelling there (and ignores the other with a warning).
+#if defined(__clang__)
+#define RFFSTREAM_ALWAYS_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define RFFSTREAM_ALWAYS_INLINE_LAMBDA [[gnu::always_inline]]
+#endif
+
 namespace rffstream::internal {
 
 template <class Real, class Arch>
@@ -101,7 +110,7 @@ class SymmetricUpdateKernel {
       row_sum[r] = Batch(Real{0});
     }
     const Batch scale(pass.scale);
-    const auto step = [&]<bool kCrossesDiagonal>(int j) [[gnu::always_inline]] {
+    const auto step = [&]<bool kCrossesDiagonal>(int j) RFFSTREAM_ALWAYS_INLINE_LAMBDA {
       const Batch u_j = Batch::load_unaligned(pass.u + j);
       const Batch z_j = Batch::load_unaligned(pass.z + j);
       const Batch g_j = kSecondUpdate ? Batch::load_unaligned(pass.g + j) : Batch(Real{0});

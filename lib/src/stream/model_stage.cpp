@@ -1,7 +1,6 @@
 #include "rffstream/stream/model_stage.h"
 
 #include <algorithm>
-#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -50,12 +49,10 @@ void ModelStage<Real>::Start(BasicLearner<Real> learner) {
   if (task_.drift_from_stream && settings_.learns && delta_ == nullptr) {
     drift_.emplace(task_.num_inputs(), task_.num_outputs());
   }
-  // The ridge follows the stream when the window chose it (ridge_follower.h);
-  // float32's state is too coarse for the sums of squares GCV subtracts.
+  // The ridge follows the stream when the window chose it (ridge_follower.h).
   ridge_.reset();
   const LearnerConfig& config = learner_->config();
-  if (std::is_same_v<Real, double> && task_.ridge_from_warm_up && settings_.ridge_follows &&
-      settings_.learns &&
+  if (task_.ridge_from_warm_up && settings_.ridge_follows && settings_.learns &&
       delta_ == nullptr && config.loss == Loss::kSquared && config.forgetting == 1.0) {
     ridge_.emplace(task_.num_outputs());
   }

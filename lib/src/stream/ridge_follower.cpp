@@ -1,6 +1,7 @@
 #include "rffstream/stream/ridge_follower.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "rffstream/ridge_by_gcv.h"
 
@@ -45,6 +46,17 @@ void RidgeFollower<Real>::Restarted(std::int64_t line, double ridge_before,
 }
 
 template <class Real>
+std::vector<double> RidgeFollower<Real>::ReliableCandidates(double ridge, std::size_t dimension) {
+  const double floor =
+      kFloorFactor * static_cast<double>(dimension) * std::numeric_limits<Real>::epsilon() * ridge;
+  std::vector<double> candidates;
+  for (const double candidate : RidgeCandidates()) {
+    if (candidate >= floor) candidates.push_back(candidate);
+  }
+  return candidates;
+}
+
+template <class Real>
 void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner) {
   if (!DueAfter(0)) return;
   state_.next_choice = state_.samples * kGrowth;
@@ -55,7 +67,7 @@ void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& l
   for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] -= ridge;
   absl::StatusOr<RidgeChoice> choice =
       ChooseRidgeByGcv(form->information, form->target_sums, state_.target_squares,
-                       state_.samples, ridge, RidgeCandidates());
+                       state_.samples, ridge, ReliableCandidates(ridge, dimension));
   // A change must gain more than kMinimumGain: GCV's curve is flat near its
   // least, where the rounding of another build (or another machine's
   // eigensolver) could flip the choice, and a negligible gain is no reason

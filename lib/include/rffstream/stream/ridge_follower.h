@@ -9,13 +9,16 @@
 // (rffstream/ridge_by_gcv.h: the model's information form and the targets'
 // sums of squares, kept here), and set exactly (BasicLearner::SetRidge).
 // Each choice costs O(D³) once; the bandwidth and the standardization stay
-// the window's (they would need the data again). For float64 models of the
-// squared loss with β = 1 (--forget=auto or 1), learning alone (not under
-// mpirun, whose ranks share one model). Not float32: GCV subtracts the
-// explained sum of squares from the targets' and float32's weights are too
-// coarse for the difference (measured: its scores off by 40 % at the
-// current ridge). The state goes into checkpoints (RidgeFollowState), so a
-// loaded model goes on choosing as it would have.
+// the window's (they would need the data again). For models of the squared
+// loss with β = 1 (--forget=auto or 1), learning alone (not under mpirun,
+// whose ranks share one model), in either precision. The information form
+// G = A − λI comes from the model's own state, rounded as the model's
+// numbers are: its small eigenvalues are uncertain by about D ε λ (D
+// features, ε the precision's, λ the current ridge), so the candidates stop
+// well above that (ReliableCandidates). That changes nothing in float64;
+// a float32 model that starts from a large ridge reaches a small one over
+// two choices instead of one. The state goes into checkpoints
+// (RidgeFollowState), so a loaded model goes on choosing as it would have.
 #ifndef RFFSTREAM_STREAM_RIDGE_FOLLOWER_H_
 #define RFFSTREAM_STREAM_RIDGE_FOLLOWER_H_
 
@@ -37,6 +40,14 @@ class RidgeFollower {
   static constexpr int kGrowth = 4;
   // The least relative gain in the GCV score that changes the ridge.
   static constexpr double kMinimumGain = 0.01;
+  // The smallest candidate is this many times D ε λ (see above): float32's
+  // scores there are within a few per cent of float64's (measured on
+  // Friedman streams of D = 256 and 1024, λ from 1 to 10⁻⁴; below it, from
+  // λ = 1, they fell apart).
+  static constexpr double kFloorFactor = 5;
+
+  // RidgeCandidates() from the least one the model's precision can judge.
+  static std::vector<double> ReliableCandidates(double ridge, std::size_t dimension);
 
   explicit RidgeFollower(int num_outputs);
   // A loaded model's. REQUIRES: state.window_samples > 0.
