@@ -3,7 +3,7 @@
 warm-up window, for one binary or two (a baseline run in the same session).
 
     bench/real_data.py --app=build/apps/rffstream [--baseline=OLD/apps/rffstream]
-                       [--data=../shared/data]
+                       [--data=../shared/data] [--flags="--precision=float32"]
 
 Streams: Boston and Letters (../shared/data), the Lorenz series embedded as
 6 lags -> the next value, and a synthetic house-price file with a text
@@ -74,6 +74,7 @@ def main():
     parser.add_argument("--baseline")
     parser.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..",
                                                       "shared", "data"))
+    parser.add_argument("--flags", default="", help="more flags for every run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         house = house_csv(directory)
@@ -93,7 +94,7 @@ def main():
             for label, app in (("baseline", args.baseline), ("this", args.app)):
                 if app is None:
                     continue
-                result = run(app, path, flags)
+                result = run(app, path, flags + args.flags.split())
                 print(f"| {name} | {label} | {result['score']} | {result['window']} | "
                       f"{result['after']} | {result['finished']} (exit {result['exit']}) |")
 
