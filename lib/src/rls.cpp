@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <limits>
 #include <cstddef>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "internal/chunked_prediction.h"
@@ -21,9 +21,7 @@ Real Dot(std::span<const Real> a, std::span<const Real> b) {
 }
 
 template <class Real>
-bool IsFinite(Real value) {
-  return std::isfinite(value);
-}
+bool IsFinite(Real value) { return std::isfinite(value); }
 
 // updated = weights + gain · step (in place when they are the same); false
 // if any result is NaN or infinite.
@@ -128,20 +126,7 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   }
   Real refresh_denominator = 1;
   if (finite && forgetting_ != Real{1}) {
-    // A += α e_i e_iᵀ: the gain is g = α P' e_i with P' = P / β - u uᵀ / c,
-    // and b is unchanged, so w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
-    const int i = next_refreshed_coordinate_;
-    const Real u_i_over_c = gain[i] * (Real{1} / denominator);
-    for (int j = 0; j < dimension_; ++j) {
-      refresh_gain_[j] = refresh_strength_ * (decay * Stored(i, j) - gain[j] * u_i_over_c);
-    }
-    refresh_denominator = 1 + refresh_gain_[i];
-    const std::span<const Real> refresh = std::span<const Real>(refresh_gain_).first(dimension_);
-    finite = refresh_denominator >= Real{0.5} && IsFinite(Dot<Real>(refresh, refresh));
-    for (int output = 0; output < num_outputs_ && finite; ++output) {
-      Real* w = next_weights_.data() + static_cast<std::size_t>(output) * dimension_;
-      finite = UpdateWeights(w, refresh_gain_.data(), -(w[i] / refresh_denominator), w, dimension_);
-    }
+    finite = RefreshIntoScratch(gain, decay, denominator, refresh_denominator);
   }
   if (!finite) {
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
@@ -162,6 +147,26 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
   next_refreshed_coordinate_ = (next_refreshed_coordinate_ + 1) % dimension_;
   pending_refresh_weight_ = Real{1} / (refresh_strength_ * refresh_denominator);
   return true;
+}
+
+template <class Real>
+bool BasicRls<Real>::RefreshIntoScratch(std::span<const Real> gain, Real decay, Real denominator,
+                                        Real& refresh_denominator) {
+  // A += α e_i e_iᵀ, b unchanged: with g = α P' e_i (P' = P / β - u uᵀ / c),
+  // w -= g w_i / (1 + g_i) and P' -= g gᵀ / (α (1 + g_i)).
+  const int i = next_refreshed_coordinate_;
+  const Real u_i_over_c = gain[i] * (Real{1} / denominator);
+  for (int j = 0; j < dimension_; ++j) {
+    refresh_gain_[j] = refresh_strength_ * (decay * Stored(i, j) - gain[j] * u_i_over_c);
+  }
+  refresh_denominator = 1 + refresh_gain_[i];
+  const std::span<const Real> refresh = std::span<const Real>(refresh_gain_).first(dimension_);
+  bool finite = refresh_denominator >= Real{0.5} && IsFinite(Dot<Real>(refresh, refresh));
+  for (int output = 0; output < num_outputs_ && finite; ++output) {
+    Real* w = next_weights_.data() + static_cast<std::size_t>(output) * dimension_;
+    finite = UpdateWeights(w, refresh_gain_.data(), -(w[i] / refresh_denominator), w, dimension_);
+  }
+  return finite;
 }
 
 template <class Real>

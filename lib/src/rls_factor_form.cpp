@@ -60,7 +60,7 @@ Real BasicRls<Real>::RotateFactor(Real top, Real column_scale, int last_column) 
 }
 
 template <class Real>
-bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
+bool BasicRls<Real>::FactorSampleIsSafe(std::span<const Real> z, std::span<const Real> targets,
                                         std::span<Real> priors) {
   const double beta = forgetting_;
   const double trace = 2 * factor_trace_;  // a margin for its rounding
@@ -90,10 +90,38 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
                                 std::sqrt(trace / beta) / 2;
     safe = weight_bound + refresh_step < kSafeBound<Real>;
   }
-  if (!safe) {
+  return safe;
+}
+
+template <class Real>
+void BasicRls<Real>::RefreshFactorCoordinate() {
+  // A += α e_i e_iᵀ with b unchanged: the step of a sample sqrt(α) e_i
+  // whose target is 0. Its columns after i have a_j = 0: skipped.
+  const int i = next_refreshed_coordinate_;
+  std::fill(features_.begin(), features_.end(), Real{0});
+  const Real root_alpha = std::sqrt(refresh_strength_);
+  features_[i] = root_alpha;
+  const Real refresh_root = RotateFactor(Real{1}, Real{1}, i);
+  features_[i] = 0;
+  double refresh_norm2 = 0;
+  for (int j = 0; j < dimension_; ++j) refresh_norm2 += static_cast<double>(product_[j]) * product_[j];
+  for (int output = 0; output < num_outputs_; ++output) {
+    Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
+    const Real step_along_gain = -root_alpha * w[i] / refresh_root;
+    for (int j = 0; j < dimension_; ++j) w[j] += product_[j] * step_along_gain;
+  }
+  factor_trace_ = std::max(0.0, factor_trace_ - refresh_norm2);
+  next_refreshed_coordinate_ = (next_refreshed_coordinate_ + 1) % dimension_;
+}
+
+template <class Real>
+bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
+                                        std::span<Real> priors) {
+  if (!FactorSampleIsSafe(z, targets, priors)) {
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
     return false;
   }
+  const double beta = forgetting_;
   // A <- β A + z zᵀ: with c = β + zᵀPz, w += P z e / c and P <- (P - P z zᵀ P / c) / β.
   std::copy(z.begin(), z.end(), features_.begin());
   const Real root_beta = std::sqrt(forgetting_);
@@ -110,25 +138,7 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
   // The noise estimate's factor is 1 + zᵀPz / β = c / β.
   RecordErrors(targets.data(), priors.data(), root * root / forgetting_);
   factor_trace_ = std::max(0.0, factor_trace_ - gain_norm2) / beta;
-  if (forgetting_ != Real{1}) {
-    // A += α e_i e_iᵀ with b unchanged: the step of a sample sqrt(α) e_i
-    // whose target is 0. Its columns after i have a_j = 0: skipped.
-    const int i = next_refreshed_coordinate_;
-    std::fill(features_.begin(), features_.end(), Real{0});
-    const Real root_alpha = std::sqrt(refresh_strength_);
-    features_[i] = root_alpha;
-    const Real refresh_root = RotateFactor(Real{1}, Real{1}, i);
-    features_[i] = 0;
-    double refresh_norm2 = 0;
-    for (int j = 0; j < dimension_; ++j) refresh_norm2 += static_cast<double>(product_[j]) * product_[j];
-    for (int output = 0; output < num_outputs_; ++output) {
-      Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
-      const Real step_along_gain = -root_alpha * w[i] / refresh_root;
-      for (int j = 0; j < dimension_; ++j) w[j] += product_[j] * step_along_gain;
-    }
-    factor_trace_ = std::max(0.0, factor_trace_ - refresh_norm2);
-    next_refreshed_coordinate_ = (next_refreshed_coordinate_ + 1) % dimension_;
-  }
+  if (forgetting_ != Real{1}) RefreshFactorCoordinate();
   if (++samples_since_trace_ >= kTraceRefresh) {
     factor_trace_ = FactorTrace();
     samples_since_trace_ = 0;
@@ -189,6 +199,9 @@ template double BasicRls<float>::FactorTrace() const;
 template float BasicRls<float>::RotateFactor(float, float, int);
 template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::span<const float>,
                                                   std::span<float>);
+template bool BasicRls<float>::FactorSampleIsSafe(std::span<const float>, std::span<const float>,
+                                                  std::span<float>);
+template void BasicRls<float>::RefreshFactorCoordinate();
 template float BasicRls<float>::FactorQuadraticForm(std::span<const float>) const;
 template std::vector<float> BasicRls<float>::FactorCovarianceMatrix() const;
 template bool BasicRls<float>::SetFactorFromCovariance(const std::vector<double>&);
@@ -196,6 +209,9 @@ template double BasicRls<double>::FactorTrace() const;
 template double BasicRls<double>::RotateFactor(double, double, int);
 template bool BasicRls<double>::LearnFactorOutputs(std::span<const double>, std::span<const double>,
                                                   std::span<double>);
+template bool BasicRls<double>::FactorSampleIsSafe(std::span<const double>, std::span<const double>,
+                                                  std::span<double>);
+template void BasicRls<double>::RefreshFactorCoordinate();
 template double BasicRls<double>::FactorQuadraticForm(std::span<const double>) const;
 template std::vector<double> BasicRls<double>::FactorCovarianceMatrix() const;
 template bool BasicRls<double>::SetFactorFromCovariance(const std::vector<double>&);

@@ -128,8 +128,8 @@ class BasicRls {
   // P positive definite and bounded: the covariance form meets c = 1 +
   // zᵀPz < 1, which a positive definite P never gives (the precision is
   // lost: a ridge too small for the stream); the factor form meets a P too
-  // large for its numbers (forgetting that outruns its refresh). That sample is refused, as every later one is by the
-  // caller that checks this; nothing is learned into such a model.
+  // large for its numbers (forgetting that outruns its refresh). That sample
+  // is refused, as every later one is by the caller that checks this.
   enum class Soundness { kSound, kLostDefiniteness, kOutgrewPrecision };
   Soundness soundness() const { return soundness_; }
 
@@ -161,8 +161,7 @@ class BasicRls {
   // weights.size() == dimension(). Allocates.
   void AddOutput(std::span<const Real> weights, Real noise_sum);
 
-  // A copy of P = A⁻¹ as a full dimension() × dimension() row-major matrix
-  // (for inspection and export; allocates).
+  // P = A⁻¹ as a full D × D row-major matrix (to inspect, export; allocates).
   std::vector<Real> CovarianceMatrix() const;
 
   // The state as ridge regression's sufficient statistics (meaningful with
@@ -212,6 +211,11 @@ class BasicRls {
   // the exact trace of P = S Sᵀ, which bounds what a sample can do.
   bool LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
+  // Its parts: the bounds that keep a sample from making the model
+  // non-finite (priors filled), and forgetting's refresh of a coordinate.
+  bool FactorSampleIsSafe(std::span<const Real> z, std::span<const Real> targets,
+                          std::span<Real> priors);
+  void RefreshFactorCoordinate();
   // One rotation pass with features_ (zero-padded) as z; returns sqrt(c)
   // and leaves P z / sqrt(c) in product_.
   Real RotateFactor(Real top, Real column_scale, int last_column);
@@ -227,6 +231,10 @@ class BasicRls {
   void PassOverCovariance();
   // The rows where the parts of the pass over P start, then D.
   static std::vector<int> RowParts(int dimension);
+  // Forgetting's refresh of a coordinate after a sample (u = P z / β, c =
+  // `denominator`) into the scratch weights; false if they turn non-finite.
+  bool RefreshIntoScratch(std::span<const Real> gain, Real decay, Real denominator,
+                          Real& refresh_denominator);
   // Adds one sample's a-priori errors (targets - priors, one per output) to
   // the noise estimate, with their variance factor c = 1 + zᵀPz.
   void RecordErrors(const Real* targets, const Real* priors, Real denominator);
