@@ -144,28 +144,7 @@ absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
   if (parsed.labelled && !TameNumbers(targets)) {
     return NoAnswer(line, ModelStage<Real>::kTooLarge, sink);
   }
-  // A line answered "held" already (serve's shape window) gets no answer
-  // and no score: nobody received one.
-  bool go_on = true;
-  if (!answered) {
-    const double variance =
-        settings_.with_variance ? provisional_->Variance(inputs) : std::nan("");
-    go_on = model_.AnswerProvisionally(line, provisional_->Predict(inputs), variance,
-                                       parsed.labelled, targets, sink);
-  }
-  const bool learns = parsed.labelled && settings_.learns;
-  if (learns) provisional_->Learn(inputs, targets);
-  WarmUpLine held;
-  held.line_number = line;
-  held.kind = WarmUpLine::Kind::kData;
-  held.labelled = learns;
-  held.inputs.assign(inputs.begin(), inputs.end());
-  held.targets.assign(targets.begin(), targets.end());
-  held_.push_back(std::move(held));
-  if (++window_data_lines_ >= window_lines_) {
-    if (absl::Status built = BuildAndLearnWindow(); !built.ok()) return built;
-  }
-  return Verdict(go_on);
+  return JoinWindow(line, inputs, parsed.labelled, targets, sink, answered);
 }
 
 template <class Real>

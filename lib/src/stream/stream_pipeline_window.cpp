@@ -187,6 +187,34 @@ bool StreamPipeline<Real>::TakeNoAnswer(const WarmUpLine& line, OutcomeSink& sin
   return sink.Take(outcome);
 }
 
+template <class Real>
+absl::Status StreamPipeline<Real>::JoinWindow(std::int64_t line, std::span<const double> inputs,
+                                              bool labelled, std::span<const double> targets,
+                                              OutcomeSink& sink, bool answered) {
+  // A line answered "held" already (serve's shape window) gets no answer
+  // and no score: nobody received one.
+  bool go_on = true;
+  if (!answered) {
+    const double variance =
+        settings_.with_variance ? provisional_->Variance(inputs) : std::nan("");
+    go_on = model_.AnswerProvisionally(line, provisional_->Predict(inputs), variance,
+                                       labelled, targets, sink);
+  }
+  const bool learns = labelled && settings_.learns;
+  if (learns) provisional_->Learn(inputs, targets);
+  WarmUpLine held;
+  held.line_number = line;
+  held.kind = WarmUpLine::Kind::kData;
+  held.labelled = learns;
+  held.inputs.assign(inputs.begin(), inputs.end());
+  held.targets.assign(targets.begin(), targets.end());
+  held_.push_back(std::move(held));
+  if (++window_data_lines_ >= window_lines_) {
+    if (absl::Status built = BuildAndLearnWindow(); !built.ok()) return built;
+  }
+  return Verdict(go_on);
+}
+
 template int StreamPipeline<float>::UnparsedHeldLines() const;
 template absl::Status StreamPipeline<float>::DecideDimension();
 template absl::Status StreamPipeline<float>::HoldForShape(std::int64_t, std::string_view);
@@ -195,6 +223,8 @@ template absl::Status StreamPipeline<float>::ParseHeldWindow();
 template absl::Status StreamPipeline<float>::BuildAndLearnWindow();
 template void StreamPipeline<float>::LearnWindow();
 template bool StreamPipeline<float>::TakeNoAnswer(const WarmUpLine&, OutcomeSink&);
+template absl::Status StreamPipeline<float>::JoinWindow(std::int64_t, std::span<const double>, bool,
+                                                    std::span<const double>, OutcomeSink&, bool);
 template int StreamPipeline<double>::UnparsedHeldLines() const;
 template absl::Status StreamPipeline<double>::DecideDimension();
 template absl::Status StreamPipeline<double>::HoldForShape(std::int64_t, std::string_view);
@@ -203,5 +233,7 @@ template absl::Status StreamPipeline<double>::ParseHeldWindow();
 template absl::Status StreamPipeline<double>::BuildAndLearnWindow();
 template void StreamPipeline<double>::LearnWindow();
 template bool StreamPipeline<double>::TakeNoAnswer(const WarmUpLine&, OutcomeSink&);
+template absl::Status StreamPipeline<double>::JoinWindow(std::int64_t, std::span<const double>, bool,
+                                                    std::span<const double>, OutcomeSink&, bool);
 
 }  // namespace rffstream

@@ -144,6 +144,11 @@ class StreamPipeline {
   absl::Status HandleParsed(const ParsedLine& parsed, std::span<const double> inputs,
                             std::span<const Real> feature_row, std::span<const double> targets,
                             OutcomeSink& sink, bool answered = false);
+  // A data line joins the warm-up window: answered now by the provisional
+  // model (unless `answered` already), learned by it, and held for the
+  // model the window builds once full.
+  absl::Status JoinWindow(std::int64_t line, std::span<const double> inputs, bool labelled,
+                          std::span<const double> targets, OutcomeSink& sink, bool answered);
   // The task is known: the model stage is sized, and a model that needs no
   // window is built.
   absl::Status TaskDecided();
