@@ -91,7 +91,7 @@ case "${1:-}" in
     # allocations at exit read as leaks). -O1 with line tables: half the
     # compile time of -O2 -g, and the library's debug assertions (REQUIRES
     # preconditions) are on.
-    CXX=clang++ cmake -S . -B "$SANITIZER_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    cmake -S . -B "$SANITIZER_BUILD_DIR" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
       -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DRFFSTREAM_FUZZ=ON \
       -DRFFSTREAM_BUILD_BENCHMARKS=OFF -DRFFSTREAM_BUILD_PYTHON=OFF >/dev/null
     cmake --build "$SANITIZER_BUILD_DIR" -j "$(nproc)"

@@ -239,7 +239,8 @@ absl::Status RunRank(const StreamOptions& options, const MpiWorld& world, bool d
   if (world.rank() != 0) {
     std::string bytes;
     world.Broadcast(bytes);  // waits for rank 0's model
-    if (bytes.empty()) return AsBadInput(absl::CancelledError());  // rank 0 says why
+    // No model: rank 0 says why, and stops every rank.
+    if (bytes.empty()) return AsBadInput(absl::AbortedError(""));
     std::istringstream stream(bytes);
     absl::StatusOr<BasicCheckpoint<Real>> base = ReadCheckpoint<Real>(stream, "rank 0's model");
     if (!base.ok()) return AsIoFailure(base.status());
@@ -283,7 +284,10 @@ absl::Status RunDistributedLearn(StreamOptions options, const MpiWorld& world) {
                              : *real_bytes == 4 ? RunRank<float>(options, world, dealt)
                                                 : RunRank<double>(options, world, dealt);
   // A rank that failed would leave the others waiting for it: stop them all.
-  if (!ended.ok()) {
+  // (A rank told by rank 0 that there is no model leaves that to rank 0,
+  // which says why first.)
+  const bool rank_zero_stops = ended.code() == absl::StatusCode::kAborted && ended.message().empty();
+  if (!ended.ok() && !rank_zero_stops) {
     const absl::Status failed = OfRank(world, ended);
     ReportFailure("learn", failed);
     world.Abort(ExitCodeOf(failed));

@@ -106,8 +106,12 @@ absl::Status RunWithPrecision(const StreamOptions& options, RunMode mode,
   // run stopped before the end leaves the decompressor to the destructor.)
   if (input.gzip != nullptr && reader.reached_end()) {
     if (absl::Status whole = input.gzip->Finish(); !whole.ok()) {
-      KeepFirstFailure(status, AsIoFailure(absl::DataLossError(absl::StrCat(
-                                   std::string(whole.message()), " (the lines before it were read)"))));
+      // A cut or corrupt file is an input that failed (exit 1), whatever
+      // else the run found (say, no line to learn before the cut).
+      absl::Status cut = AsIoFailure(absl::DataLossError(
+          absl::StrCat(std::string(whole.message()), " (the lines before it were read)")));
+      KeepFirstFailure(cut, status);
+      status = cut;
     }
   }
   return status;

@@ -214,6 +214,13 @@ TEST_CASE("A gzip input is read as its lines, a truncated one is named", "[app][
   CHECK(truncated.err.find(cut + ": the gzip data ends early (a truncated file)") !=
         std::string::npos);
   CHECK(RunApp("learn " + dir.File("none.csv.gz"), "").exit_code == 1);
+  // Cut before its first line ends: still a failed input (1), not a run that
+  // merely learned nothing (3).
+  const std::string early = dir.File("early.csv.gz");
+  std::ofstream(early, std::ios::binary) << bytes.substr(0, 20);
+  const RunResult nothing = RunApp("learn " + early + kHouseFlags, "");
+  CHECK(nothing.exit_code == 1);
+  CHECK(nothing.err.find(early + ": the gzip data ends early") != std::string::npos);
 }
 
 TEST_CASE("A missing target makes a line predict-only, in learn too",

@@ -39,11 +39,13 @@ class NumberingHandler {
       absl::StrAppend(&output, ++count, ":", std::string(line), "\n");
       ++answered;
     }
+    if (answered < lines.size()) ++stops_at_budget;
     return answered;
   }
 
   std::int64_t count = 0;
   std::vector<std::size_t> batches;
+  int stops_at_budget = 0;  // calls that answered fewer lines than given
 };
 
 // A LineServer on a thread of its own. SIGTERM and SIGHUP are blocked in the
@@ -120,17 +122,23 @@ TEST_CASE("A handler that stops at its output budget gets the rest of the lines 
   NumberingHandler handler;
   ServerThread server({}, handler);
   Client client(server.port());
-  // 3,000 lines of 1 KiB in one write: more answers than the 1 MiB budget
-  // of one connection's unsent output.
+  // 20,000 lines of 1 KiB, sent while the client reads nothing for a
+  // second: the answers fill the socket's buffers, then 1 MiB of unsent
+  // output, where the handler is stopped; reading, the client gets them all.
+  constexpr int kLines = 20000;
   const std::string payload(1024, 'x');
   std::string lines;
-  for (int i = 0; i < 3000; ++i) absl::StrAppend(&lines, payload, "\n");
+  for (int i = 0; i < kLines; ++i) absl::StrAppend(&lines, payload, "\n");
   std::thread sender([&client, &lines] { client.Send(lines); });
-  const std::vector<std::string> answers = client.ReadLines(3000);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const std::vector<std::string> answers = client.ReadLines(kLines);
   sender.join();
-  REQUIRE(answers.size() == 3000);
-  for (int i = 0; i < 3000; ++i) CHECK(answers[i] == absl::StrCat(i + 1, ":", payload));
+  REQUIRE(answers.size() == kLines);
+  for (int i = 0; i < kLines; ++i) {
+    if (answers[i] != absl::StrCat(i + 1, ":", payload)) FAIL("answer " << i + 1 << " out of order");
+  }
   CHECK(server.Stop().ok());
+  CHECK(handler.stops_at_budget > 0);
   for (const std::size_t batch : handler.batches) CHECK(batch <= kMaxLinesPerBatch);
 }
 
