@@ -144,8 +144,8 @@ TEST_CASE("A run that learned nothing says why and does not exit 0", "[app][file
   REQUIRE(RunApp("learn" + kFixedSettings + " --save=" + model, SmoothCsv(50)).exit_code == 0);
   const RunResult numeric_header = RunApp("learn --load=" + model + " --header", SmoothCsv(5));
   CHECK(numeric_header.exit_code == 3);
-  CHECK(numeric_header.err.find("holds only numbers, and the model was learned without a header") !=
-        std::string::npos);
+  CHECK(numeric_header.err.find("holds only numbers, and the model from " + model +
+                                " was learned without a header") != std::string::npos);
 }
 
 TEST_CASE("Flag values that would silently mean something else are refused", "[app][flags][errors]") {

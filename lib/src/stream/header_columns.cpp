@@ -9,7 +9,7 @@
 namespace rffstream {
 
 absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header,
-                                          const Task& task) {
+                                          const Task& task, std::string_view model_source) {
   if (task.column_names.empty()) {
     // A model learned without a header matches columns by position; a
     // "header" of numbers is a data line that --header would drop unseen.
@@ -20,7 +20,8 @@ absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header
     if (all_numbers) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--header makes the first line (", absl::StrJoin(header, ", "),
-          ") a header, but it holds only numbers, and the model was learned without a header: "
+          ") a header, but it holds only numbers, and the model from ", std::string(model_source),
+          " was learned without a header: "
           "it is a data line, which would be dropped; leave out --header"));
     }
     return LineColumns::kAll;
@@ -30,7 +31,8 @@ absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header
     if (header == ColumnNames(task, columns)) return columns;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "the header (", absl::StrJoin(header, ", "), ") is not the one the model learned with (",
+      "the header (", absl::StrJoin(header, ", "), ") is not the one the model from ",
+      std::string(model_source), " learned with (",
       absl::StrJoin(task.column_names, ", "), "), nor those names without the target columns"));
 }
 

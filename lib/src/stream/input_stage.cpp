@@ -39,7 +39,7 @@ char InputStage::FieldDelimiter() const {
 absl::StatusOr<std::optional<std::string>> InputStage::ReadHeader(std::string_view line) {
   header_ = SplitCsvHeader(line, FieldDelimiter());
   if (resumed_) {
-    absl::StatusOr<LineColumns> columns = HeaderColumns(header_, task_);
+    absl::StatusOr<LineColumns> columns = HeaderColumns(header_, task_, model_source_);
     if (!columns.ok()) return absl::FailedPreconditionError(columns.status().message());
     header_columns_ = *columns;
     return std::optional<std::string>();

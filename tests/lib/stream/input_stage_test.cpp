@@ -96,7 +96,8 @@ TEST_CASE("A loaded model's header must name its columns", "[input_stage]") {
   REQUIRE_FALSE(mismatch.ok());
   CHECK(mismatch.status().code() == absl::StatusCode::kFailedPrecondition);
   CHECK(std::string(mismatch.status().message()).find(
-            "the header (a, b, c) is not the one the model learned with (x, y, target)") !=
+            "the header (a, b, c) is not the one the model from model.rff learned with (x, y, "
+            "target)") !=
         std::string::npos);
 }
 

@@ -8,6 +8,7 @@
 #define RFFSTREAM_STREAM_HEADER_COLUMNS_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -16,9 +17,11 @@
 namespace rffstream {
 
 // The input's header row against the names the model learned with: which
-// of the model's columns the lines hold, or an error naming both headers.
+// of the model's columns the lines hold, or an error naming both headers
+// and `model_source` (the model's file).
 [[nodiscard]] absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header,
-                                                        const Task& task);
+                                                        const Task& task,
+                                                        std::string_view model_source);
 
 // The names of a task's `columns` (empty when it has no header).
 std::vector<std::string> ColumnNames(const Task& task, LineColumns columns);
