@@ -17,7 +17,16 @@
 namespace rffstream::app {
 namespace {
 
-absl::Status Learn(const StreamOptions& options, std::vector<std::string>) {
+// learn, predict and serve read the stream's flags (input, model, output,
+// checkpoints, server); a value none of them can take stops the command.
+template <absl::Status (*kRun)(const StreamOptions&)>
+absl::Status WithStreamOptions(std::vector<std::string>) {
+  const absl::StatusOr<StreamOptions> options = StreamOptionsFromFlags();
+  if (!options.ok()) return options.status();
+  return kRun(*options);
+}
+
+absl::Status Learn(const StreamOptions& options) {
 #ifdef RFFSTREAM_HAVE_MPI
   if (StartedByMpiLauncher()) {
     const MpiWorld world;
@@ -27,33 +36,28 @@ absl::Status Learn(const StreamOptions& options, std::vector<std::string>) {
   return RunLearnCommand(options);
 }
 
-absl::Status Predict(const StreamOptions& options, std::vector<std::string>) {
-  return RunPredictCommand(options);
+absl::Status Serve(const StreamOptions& options) { return RunServeCommand(options); }
+
+absl::Status Export(std::vector<std::string>) {
+  return RunExportCommand(ExportOptionsFromFlags());
 }
 
-absl::Status Export(const StreamOptions& options, std::vector<std::string>) {
-  return RunExportCommand(ExportOptionsFromFlags(options));
+absl::Status Merge(std::vector<std::string> files) {
+  return RunMergeCommand(MergeOptionsFromFlags(std::move(files)));
 }
 
-absl::Status Serve(const StreamOptions& options, std::vector<std::string>) {
-  return RunServeCommand(options);
-}
-
-absl::Status Merge(const StreamOptions& options, std::vector<std::string> files) {
-  return RunMergeCommand(MergeOptionsFromFlags(options, std::move(files)));
-}
-
-absl::Status Generate(const StreamOptions&, std::vector<std::string>) {
+absl::Status Generate(std::vector<std::string>) {
   return RunGenerateCommand(GenerateOptionsFromFlags());
 }
 
 constexpr Command kCommands[] = {
     {"learn", "read CSV lines, predict each one, then learn from it; running metrics on stderr",
-     false, Learn},
+     false, WithStreamOptions<Learn>},
     {"predict", "predict CSV lines with a saved model (--load=FILE), without learning", false,
-     Predict},
+     WithStreamOptions<RunPredictCommand>},
     {"export", "write a saved model (--load=FILE) as JSON (--format=json)", false, Export},
-    {"serve", "learn from and answer many clients over TCP or a Unix socket", false, Serve},
+    {"serve", "learn from and answer many clients over TCP or a Unix socket", false,
+     WithStreamOptions<Serve>},
     {"merge", "merge models learned on disjoint shards: --save=OUT [--base=BASE] IN1 IN2 ...", true,
      Merge},
     {"generate", "write a chaotic time series (Mackey-Glass, Lorenz) as a CSV stream", false,

@@ -1,8 +1,9 @@
 // File: apps/cli/command_table.h
 //
 // The commands `rffstream` runs: each one's name, its line in the usage text
-// and the function that runs it. A command returns an absl::Status, which
-// main turns into the exit code and the last message (core/command_status.h).
+// and the function that reads its flags and runs it. A command returns an
+// absl::Status, which main turns into the exit code and the last message
+// (core/command_status.h).
 #ifndef RFFSTREAM_APPS_COMMAND_TABLE_H_
 #define RFFSTREAM_APPS_COMMAND_TABLE_H_
 
@@ -12,7 +13,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "core/options.h"
 
 namespace rffstream::app {
 
@@ -21,8 +21,8 @@ struct Command {
   std::string_view summary;
   // merge takes the models to merge as arguments after its name.
   bool takes_files = false;
-  // `options`: the flags, read once; `files`: the arguments after the name.
-  absl::Status (*run)(const StreamOptions& options, std::vector<std::string> files) = nullptr;
+  // `files`: the arguments after the name. The flags are parsed already.
+  absl::Status (*run)(std::vector<std::string> files) = nullptr;
 };
 
 std::span<const Command> Commands();

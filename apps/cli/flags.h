@@ -31,17 +31,19 @@ void NoteIfGiven(const absl::Flag<T>& flag, GivenOptions& given) {
   if (IsSetByUser(flag)) given.Add(std::string(absl::GetFlagReflectionHandle(flag).Name()));
 }
 
-// Reads the flags (after absl::ParseCommandLine): main does, once.
+// Each reads the flags of one kind of command (after absl::ParseCommandLine):
+// the command table's entry for the command does, once. InvalidArgument
+// naming the flag when a value is not one of its values.
 absl::StatusOr<StreamOptions> StreamOptionsFromFlags();
 
-InputOptions InputOptionsFromFlags();
+absl::StatusOr<InputOptions> InputOptionsFromFlags();
 absl::StatusOr<ModelOptions> ModelOptionsFromFlags();
 ServerOptions ServerOptionsFromFlags();
-// The model file and format are the stream commands' --load and --format.
-ExportOptions ExportOptionsFromFlags(const StreamOptions& stream);
+// --load and --format, which export reads as a model file and an output format.
+ExportOptions ExportOptionsFromFlags();
 GenerateOptions GenerateOptionsFromFlags();
 // The shards are the command's positional arguments; --save is the stream commands'.
-MergeOptions MergeOptionsFromFlags(const StreamOptions& stream, std::vector<std::string> shards);
+MergeOptions MergeOptionsFromFlags(std::vector<std::string> shards);
 
 }  // namespace rffstream::app
 

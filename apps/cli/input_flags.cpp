@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/flags/declare.h"
+#include "absl/strings/str_cat.h"
 #include "cli/flags.h"
 
 ABSL_FLAG(std::string, format, "",
@@ -35,9 +36,17 @@ ABSL_DECLARE_FLAG(std::string, targets);
 
 namespace rffstream::app {
 
-InputOptions InputOptionsFromFlags() {
+absl::StatusOr<InputOptions> InputOptionsFromFlags() {
   InputOptions options;
-  options.format = absl::GetFlag(FLAGS_format);
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (!format.empty()) {
+    absl::StatusOr<InputFormat> parsed = ParseInputFormat(format);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--format=", format, ": expected csv, dense or libsvm"));
+    }
+    options.format = *parsed;
+  }
   options.delimiter = absl::GetFlag(FLAGS_delimiter);
   options.dim = absl::GetFlag(FLAGS_dim);
   options.header = absl::GetFlag(FLAGS_header);

@@ -138,13 +138,9 @@ int main(int argc, char** argv) {
   // commands answer by stopping quietly, after saving what they must.
   std::signal(SIGPIPE, SIG_IGN);
   KeepBlockBuffersMapped();
-  // The flags are read once, here; the commands take their values.
-  absl::StatusOr<rffstream::app::StreamOptions> options = rffstream::app::StreamOptionsFromFlags();
-  absl::Status status = options.status();
-  if (status.ok()) status = RefusedUnderMpi(command->name);
+  absl::Status status = RefusedUnderMpi(command->name);
   if (status.ok()) {
-    status = command->run(*options,
-                          std::vector<std::string>(positional.begin() + 2, positional.end()));
+    status = command->run(std::vector<std::string>(positional.begin() + 2, positional.end()));
   }
   rffstream::app::ReportFailure(command->name, status);
   return rffstream::app::ExitCodeOf(status);

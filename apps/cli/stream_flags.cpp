@@ -47,7 +47,9 @@ namespace rffstream::app {
 absl::StatusOr<StreamOptions> StreamOptionsFromFlags() {
   StreamOptions options;
   options.input = absl::GetFlag(FLAGS_input);
-  options.input_format = InputOptionsFromFlags();
+  absl::StatusOr<InputOptions> input = InputOptionsFromFlags();
+  if (!input.ok()) return input.status();
+  options.input_format = *std::move(input);
   absl::StatusOr<ModelOptions> model = ModelOptionsFromFlags();
   if (!model.ok()) return model.status();
   options.model = *std::move(model);

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/flags/declare.h"
 #include "cli/flags.h"
 
 ABSL_FLAG(bool, covariance, false, "export: include the D x D matrix P in the JSON");
@@ -13,21 +14,25 @@ ABSL_FLAG(std::string, base, "",
           "merge: the checkpoint every shard started from (learn --load=BASE), counted once; "
           "default: shards learned from scratch");
 
+ABSL_DECLARE_FLAG(std::string, format);
+ABSL_DECLARE_FLAG(std::string, load);
+ABSL_DECLARE_FLAG(std::string, save);
+
 namespace rffstream::app {
 
-ExportOptions ExportOptionsFromFlags(const StreamOptions& stream) {
+ExportOptions ExportOptionsFromFlags() {
   ExportOptions options;
-  options.load = stream.checkpoint.load;
-  options.format = stream.input_format.format;
+  options.load = absl::GetFlag(FLAGS_load);
+  options.format = absl::GetFlag(FLAGS_format);
   options.covariance = absl::GetFlag(FLAGS_covariance);
   return options;
 }
 
-MergeOptions MergeOptionsFromFlags(const StreamOptions& stream, std::vector<std::string> shards) {
+MergeOptions MergeOptionsFromFlags(std::vector<std::string> shards) {
   MergeOptions options;
   options.shards = std::move(shards);
   options.base = absl::GetFlag(FLAGS_base);
-  options.save = stream.checkpoint.save;
+  options.save = absl::GetFlag(FLAGS_save);
   return options;
 }
 

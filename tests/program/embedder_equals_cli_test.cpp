@@ -126,10 +126,11 @@ TEST_CASE("A Stream refuses options that cannot work, naming them", "[stream][em
       rffstream::Stream::Create(settings, sink);
   REQUIRE(!stream.ok());
   CHECK(stream.status().message() == "--gamma=-1: must be a positive number (or auto, to choose it)");
-  rffstream::PipelineSettings unknown_format;
-  unknown_format.input.format = "parquet";
-  CHECK(rffstream::Stream::Create(unknown_format, sink).status().message() ==
-        "--format=parquet: expected csv, dense or libsvm");
+  rffstream::PipelineSettings libsvm_without_dim;
+  libsvm_without_dim.input.format = rffstream::InputFormat::kLibsvm;
+  libsvm_without_dim.input.targets = "0,1";
+  CHECK(rffstream::Stream::Create(libsvm_without_dim, sink).status().message() ==
+        "--format=libsvm has one label: --targets and --ignore do not apply");
   const absl::StatusOr<std::unique_ptr<rffstream::Stream>> missing =
       rffstream::Stream::Load("/nonexistent/model.rff", rffstream::PipelineSettings(), sink);
   REQUIRE(!missing.ok());

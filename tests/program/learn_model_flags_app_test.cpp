@@ -226,7 +226,9 @@ TEST_CASE("Format errors: usage and lines", "[app][formats][errors]") {
   const RunResult beyond = RunApp("learn --format=libsvm --dim=2 --features=16", "1 1:1\n1 3:1\n");
   CHECK(beyond.exit_code == 0);
   CHECK(beyond.err.find("line 2: token 2: index 3 is outside 1..2 (--dim) (skipped)") != std::string::npos);
-  CHECK(RunApp("learn --format=xml", "").exit_code == 2);
+  const RunResult xml = RunApp("learn --format=xml", "");
+  CHECK(xml.exit_code == 2);
+  CHECK(xml.err == "rffstream learn: --format=xml: expected csv, dense or libsvm\n");
   CHECK(RunApp("learn --delimiter=ab", "").exit_code == 2);
 }
 

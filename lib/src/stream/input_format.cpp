@@ -18,13 +18,6 @@ namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
-InputFormat FormatOf(const InputOptions& options) {
-  const std::string& format = options.format;
-  return format == "libsvm" ? InputFormat::kLibsvm
-         : format == "dense" ? InputFormat::kDense
-                             : InputFormat::kCsv;
-}
-
 std::string DelimiterName(char delimiter) {
   return delimiter == '\t' ? "tab" : std::string(1, delimiter);
 }
@@ -48,7 +41,7 @@ std::string DelimiterHint(std::string_view line, char delimiter) {
 }  // namespace
 
 bool InfersLibsvmDimension(const InputOptions& options) {
-  return options.format == "libsvm" && options.dim == 0;
+  return options.format == InputFormat::kLibsvm && options.dim == 0;
 }
 
 absl::StatusOr<int> InferredLibsvmDimension(const InputOptions& options,
@@ -69,11 +62,7 @@ absl::StatusOr<int> InferredLibsvmDimension(const InputOptions& options,
 }
 
 absl::Status ValidateInputOptions(const InputOptions& options, bool can_infer_dimension) {
-  const std::string& format = options.format;
-  if (!format.empty() && !ParseInputFormat(format).ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--format=", format, ": expected csv, dense or libsvm"));
-  }
+  const bool libsvm = options.format == InputFormat::kLibsvm;
   const std::string& delimiter = options.delimiter;
   if (delimiter != "tab" && (delimiter.size() != 1 || delimiter == " " || delimiter == "\"" ||
                              delimiter == "\n" || delimiter == "\r")) {
@@ -86,7 +75,7 @@ absl::Status ValidateInputOptions(const InputOptions& options, bool can_infer_di
     return absl::InvalidArgumentError(absl::StrCat("--max_inputs must be positive, got ", max_inputs));
   }
   const int dim = options.dim;
-  if (dim < 0 || (format == "libsvm" && dim == 0 && !can_infer_dimension)) {
+  if (dim < 0 || (libsvm && dim == 0 && !can_infer_dimension)) {
     return absl::InvalidArgumentError("--format=libsvm needs --dim=N (the number of inputs)");
   }
   if (dim > max_inputs) {
@@ -98,14 +87,14 @@ absl::Status ValidateInputOptions(const InputOptions& options, bool can_infer_di
                                                    Task::kMaxCategoryBuckets, ", got ",
                                                    options.category_buckets));
   }
-  if (format == "libsvm" && (!options.targets.empty() || !options.ignore.empty())) {
+  if (libsvm && (!options.targets.empty() || !options.ignore.empty())) {
     return absl::InvalidArgumentError("--format=libsvm has one label: --targets and --ignore do not apply");
   }
   return absl::OkStatus();
 }
 
 char InputDelimiter(const InputOptions& options) {
-  if (options.format == "dense") return CsvLineParser::kWhitespace;
+  if (options.format == InputFormat::kDense) return CsvLineParser::kWhitespace;
   const std::string& delimiter = options.delimiter;
   return delimiter == "tab" ? '\t' : delimiter[0];
 }
@@ -164,7 +153,7 @@ absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOpt
                                      const std::vector<std::string>& header, int libsvm_dimension,
                                      int num_fields, std::string_view head) {
   Task task;
-  task.format = FormatOf(options);
+  task.format = options.format;
   task.header = !header.empty();
   task.num_classes = options.classes;
   task.standardize_lines = model.standardize;
@@ -218,8 +207,8 @@ std::vector<std::string> InputOptionConflicts(const InputOptions& options, const
   const auto conflict = [&](std::string flag_and_value, std::string model_value) {
     conflicts.push_back(absl::StrCat(flag_and_value, " (the model has ", model_value, ")"));
   };
-  if (given.Has("format") && FormatOf(options) != task.format) {
-    conflict(absl::StrCat("--format=", options.format),
+  if (given.Has("format") && options.format != task.format) {
+    conflict(absl::StrCat("--format=", std::string(InputFormatName(options.format))),
              std::string(InputFormatName(task.format)));
   }
   if (task.format == InputFormat::kLibsvm) {

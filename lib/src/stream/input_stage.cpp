@@ -95,7 +95,7 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
 
 bool InputStage::NeedsShapeWindow() const {
   return !resumed_ && !decided() && settings_.shape_from_window && settings_.fields == 0 &&
-         !InfersLibsvmDimension(settings_.input) && settings_.input.format != "libsvm";
+         !InfersLibsvmDimension(settings_.input) && settings_.input.format != InputFormat::kLibsvm;
 }
 
 absl::StatusOr<std::pair<int, int>> InputStage::DecideFromShapeWindow(

@@ -57,7 +57,7 @@ TEST_CASE("A header that names a column twice is a warning, not an error", "[inp
 
 TEST_CASE("libsvm's dimension comes from a window of lines", "[input_stage]") {
   InputStage::Settings settings;
-  settings.input.format = "libsvm";
+  settings.input.format = rffstream::InputFormat::kLibsvm;
   InputStage stage(settings);
   REQUIRE(stage.NeedsDimensionWindow());
   REQUIRE(stage.DecideFromWindow({"1 1:0.5 3:2", "0 2:1", "1 7:1"}).ok());

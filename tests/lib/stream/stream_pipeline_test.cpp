@@ -191,7 +191,7 @@ TEST_CASE("A sink that stops the stream stops it at that line", "[pipeline]") {
 
 TEST_CASE("libsvm's dimension window and the warm-up window are one queue", "[pipeline]") {
   PipelineSettings settings = Settings(/*window=*/2);
-  settings.input.format = "libsvm";
+  settings.input.format = rffstream::InputFormat::kLibsvm;
   RecordingSink sink;
   StreamPipeline<double> pipeline(settings, sink);
   const std::vector<std::string> lines = {"1 1:0.5", "", "0 2:1.5 5:1", "2 1:x", "1 3:2"};

@@ -17,6 +17,7 @@
 
 #include "rffstream/feature_map_config.h"
 #include "rffstream/learner_config.h"
+#include "rffstream/task.h"
 
 namespace rffstream {
 
@@ -39,7 +40,7 @@ inline constexpr int kDefaultWarmUpLines = 256;
 // --target(s), --ignore, --categorical, --category_buckets, --classes,
 // --max_inputs, --max_line_bytes.
 struct InputOptions {
-  std::string format;  // "" = csv
+  InputFormat format = InputFormat::kCsv;
   std::string delimiter = ",";
   int dim = 0;
   bool header = false;
