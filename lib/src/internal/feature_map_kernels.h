@@ -149,36 +149,10 @@ struct FeatureMapBlockKernel {
       const int tile_end = std::min(frequencies, tile_first + tile);
       for (int row = 0; row < grouped_rows; row += kRowsPerGroup) {
         const Real* x = inputs + static_cast<std::size_t>(row) * d;
-        // Rows are padded to whole batches plus one (PaddedLength), so the
-        // loads of a partial last pair of batches stay in bounds.
         for (int i = tile_first; i < tile_end; i += kStep) {
-          Batch argument[kRowsPerGroup][kBatchesPerGroup];
-          for (int b = 0; b < kBatchesPerGroup; ++b) {
-            const Batch offset = Batch::load_unaligned(map.offsets + i + b * kLanes);
-            for (int r = 0; r < kRowsPerGroup; ++r) argument[r][b] = offset;
-          }
-          for (int j = 0; j < d; ++j) {
-            const Real* weights = map.transposed_projection + j * map.stride + i;
-            Batch weight[kBatchesPerGroup];
-            for (int b = 0; b < kBatchesPerGroup; ++b)
-              weight[b] = Batch::load_unaligned(weights + b * kLanes);
-            for (int r = 0; r < kRowsPerGroup; ++r) {
-              const Batch input(kMissing ? map.Input(x + r * d, j) : x[r * d + j]);
-              for (int b = 0; b < kBatchesPerGroup; ++b) {
-                argument[r][b] = xsimd::fma(input, weight[b], argument[r][b]);
-              }
-            }
-          }
-          for (int r = 0; r < kRowsPerGroup; ++r) {
-            Real* row_arguments = arguments + static_cast<std::size_t>(row + r) * output_stride;
-            for (int b = 0; b < kBatchesPerGroup; ++b) {
-              const int first = i + b * kLanes;
-              if (first >= tile_end) break;
-              Array::Put(row_arguments, static_cast<std::size_t>(first),
-                         static_cast<std::size_t>(std::min(kLanes, tile_end - first)),
-                         argument[r][b]);
-            }
-          }
+          ProjectGroup<kMissing>(map, x, i, tile_end,
+                                 arguments + static_cast<std::size_t>(row) * output_stride,
+                                 output_stride);
         }
         // sin/cos in place over the tile of each row, while it is in cache.
         for (int r = 0; r < kRowsPerGroup; ++r) {
@@ -197,6 +171,43 @@ struct FeatureMapBlockKernel {
       FeatureMapArrayKernel<Real, Arch>::Map(map, inputs + static_cast<std::size_t>(row) * d, 0,
                                              frequencies, cos_out + base,
                                              sin_out != nullptr ? sin_out + base : nullptr);
+    }
+  }
+
+  // The arguments of the kRowsPerGroup rows from `x` at one step of
+  // frequencies from `first`, into each row's `arguments` (rows
+  // `output_stride` apart) below `tile_end`. Rows are padded to whole batches
+  // plus one (PaddedLength), so the loads of a partial last pair of batches
+  // stay in bounds.
+  template <bool kMissing>
+  static void ProjectGroup(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
+                           int tile_end, Real* arguments, std::size_t output_stride) {
+    const int d = map.input_dimension;
+    Batch argument[kRowsPerGroup][kBatchesPerGroup];
+    for (int b = 0; b < kBatchesPerGroup; ++b) {
+      const Batch offset = Batch::load_unaligned(map.offsets + first + b * kLanes);
+      for (int r = 0; r < kRowsPerGroup; ++r) argument[r][b] = offset;
+    }
+    for (int j = 0; j < d; ++j) {
+      const Real* weights = map.transposed_projection + j * map.stride + first;
+      Batch weight[kBatchesPerGroup];
+      for (int b = 0; b < kBatchesPerGroup; ++b) weight[b] = Batch::load_unaligned(weights + b * kLanes);
+      for (int r = 0; r < kRowsPerGroup; ++r) {
+        const Batch input(kMissing ? map.Input(x + r * d, j) : x[r * d + j]);
+        for (int b = 0; b < kBatchesPerGroup; ++b) {
+          argument[r][b] = xsimd::fma(input, weight[b], argument[r][b]);
+        }
+      }
+    }
+    for (int r = 0; r < kRowsPerGroup; ++r) {
+      Real* row_arguments = arguments + static_cast<std::size_t>(r) * output_stride;
+      for (int b = 0; b < kBatchesPerGroup; ++b) {
+        const int batch_first = first + b * kLanes;
+        if (batch_first >= tile_end) break;
+        Array::Put(row_arguments, static_cast<std::size_t>(batch_first),
+                   static_cast<std::size_t>(std::min(kLanes, tile_end - batch_first)),
+                   argument[r][b]);
+      }
     }
   }
 };
