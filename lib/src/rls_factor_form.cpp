@@ -31,14 +31,45 @@ constexpr double kSafeBound = 1e-4 * static_cast<double>(std::numeric_limits<Rea
 // trace(P) drifts by rounding when updated incrementally: recomputed exactly this often.
 constexpr int kTraceRefresh = 256;
 
+// The checks' O(D) sums and maxima, in double over four independent
+// chains: a single chain waits for each addition before the next, which
+// made these few passes cost as much as a sizeable part of the rotations.
+constexpr std::size_t kChains = 4;
+
+template <class Real>
+double SumOfSquares(const Real* values, std::size_t count) {
+  double partial[kChains] = {};
+  std::size_t i = 0;
+  for (; i + kChains <= count; i += kChains) {
+    for (std::size_t k = 0; k < kChains; ++k) {
+      partial[k] += static_cast<double>(values[i + k]) * values[i + k];
+    }
+  }
+  for (; i < count; ++i) partial[0] += static_cast<double>(values[i]) * values[i];
+  return (partial[0] + partial[1]) + (partial[2] + partial[3]);
+}
+
+// The largest |value|; NaNs are passed over, as std::max passes them.
+template <class Real>
+double LargestMagnitude(const Real* values, std::size_t count) {
+  double partial[kChains] = {};
+  std::size_t i = 0;
+  for (; i + kChains <= count; i += kChains) {
+    for (std::size_t k = 0; k < kChains; ++k) {
+      partial[k] = std::max(partial[k], std::abs(static_cast<double>(values[i + k])));
+    }
+  }
+  for (; i < count; ++i) partial[0] = std::max(partial[0], std::abs(static_cast<double>(values[i])));
+  return std::max(std::max(partial[0], partial[1]), std::max(partial[2], partial[3]));
+}
+
 }  // namespace
 
 template <class Real>
 double BasicRls<Real>::FactorTrace() const {
   double trace = 0;
   for (int j = 0; j < dimension_; ++j) {
-    const Real* column = Row(j);
-    for (int i = j; i < dimension_; ++i) trace += static_cast<double>(column[i]) * column[i];
+    trace += SumOfSquares(Row(j) + j, static_cast<std::size_t>(dimension_ - j));
   }
   return trace;
 }
@@ -64,9 +95,9 @@ bool BasicRls<Real>::FactorSampleIsSafe(std::span<const Real> z, std::span<const
                                         std::span<Real> priors) {
   const double beta = forgetting_;
   const double trace = 2 * factor_trace_;  // a margin for its rounding
-  double z_norm2 = 0, largest_weight = 0, largest_error = 0;
-  for (const Real value : z) z_norm2 += static_cast<double>(value) * value;
-  for (const Real weight : weights_) largest_weight = std::max(largest_weight, std::abs(double{weight}));
+  const double z_norm2 = SumOfSquares(z.data(), z.size());
+  const double largest_weight = LargestMagnitude(weights_.data(), weights_.size());
+  double largest_error = 0;
   bool safe = std::isfinite(z_norm2) && beta + z_norm2 * trace < kSafeBound<Real>;
   // A moderate z that P still makes too large: P itself outgrew float32
   // (forgetting's decay outruns its refresh), not the sample.
@@ -127,8 +158,7 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
   const Real root_beta = std::sqrt(forgetting_);
   const Real root = RotateFactor(root_beta, Real{1} / root_beta, dimension_ - 1);
   const Real inverse_root = Real{1} / root;  // P z / c = (P z / sqrt(c)) / sqrt(c)
-  double gain_norm2 = 0;
-  for (int i = 0; i < dimension_; ++i) gain_norm2 += static_cast<double>(product_[i]) * product_[i];
+  const double gain_norm2 = SumOfSquares(product_.data(), static_cast<std::size_t>(dimension_));
   for (int output = 0; output < num_outputs_; ++output) {
     const Real error = targets[output] - priors[output];
     Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
