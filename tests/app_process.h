@@ -60,6 +60,18 @@ inline std::string SmoothCsv(int lines) {
   return csv;
 }
 
+// Two smooth inputs; the target follows one function up to `switch_at`,
+// then another, of the other input and a different level.
+std::string SwitchingCsv(int lines, int switch_at) {
+  std::string csv;
+  for (int t = 0; t < lines; ++t) {
+    const double a = std::sin(0.37 * t), b = std::cos(0.23 * t);
+    const double y = t < switch_at ? a * a + 0.5 * a : 4.0 + 2.0 * b;
+    csv += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(y) + "\n";
+  }
+  return csv;
+}
+
 // A 3-class stream of 2 inputs and the class, with a header.
 inline std::string ClassCsv(int lines) {
   std::string csv = "x,y,label\n";

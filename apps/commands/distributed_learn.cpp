@@ -15,6 +15,8 @@
 #include "commands/information_delta_sync.h"
 #include "rffstream/stream/input_format.h"
 #include "commands/learn_command.h"
+#include "commands/ranks_drift_report.h"
+#include "commands/ranks_reports.h"
 #include "rffstream/stream/model_loading.h"
 #include "rffstream/stream/model_options.h"
 #include "front/stream_options.h"
@@ -112,13 +114,15 @@ class DistributedCoordinator : public RunCoordinator<Real> {
       if (!others_active.ok()) return others_active.status();
       if (!*others_active) break;
     }
-    MergeReports(pipeline, totals);
+    MergeRanksReports(world_, dealt_, pipeline.mutable_model(), totals);
+    const std::string drifts = DriftReport(pipeline);
     if (world_.rank() == 0 && !quiet_) {
       std::fprintf(stderr,
                    "mpirun: %d ranks, %lld merges of %zu numbers (%.1f MB) each, %.3f s merging "
                    "on rank 0\n",
                    world_.size(), static_cast<long long>(sync_->merges()), sync_->message_numbers(),
                    8e-6 * static_cast<double>(sync_->message_numbers()), sync_->seconds());
+      if (!drifts.empty()) std::fprintf(stderr, "%s\n", drifts.c_str());
     }
     return world_.rank() == 0;
   }
@@ -143,53 +147,13 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     return sync_.emplace(pipeline, clock_offset_).status();
   }
 
-  // Every rank's counts and metrics, merged into rank 0's.
-  void MergeReports(StreamPipeline<Real>& pipeline, RunTotals& totals) {
-    ModelStage<Real>& model = pipeline.mutable_model();
-    const Task& task = model.task();
-    const BasicCheckpoint<Real> mine = model.Snapshot();
-    std::vector<double> row = {static_cast<double>(totals.lines_read),
-                               static_cast<double>(totals.predicted_only),
-                               static_cast<double>(totals.rejected)};
-    std::vector<const RegressionMetrics*> regression = {&mine.record.metrics};
-    for (const RegressionMetrics& target : mine.record.further_targets) regression.push_back(&target);
-    for (const RegressionMetrics* metrics : regression) {
-      const RegressionMetrics::State& state = metrics->state();
-      row.insert(row.end(), {static_cast<double>(state.count), state.sum_squared_error,
-                             state.sum_absolute_error, state.target_mean,
-                             state.target_squared_deviations});
-    }
-    for (std::int64_t count : mine.record.classification.confusion_counts()) {
-      row.push_back(static_cast<double>(count));
-    }
-    const std::vector<double> rows = world_.Gather(row);
-    RunTotals all;
-    CheckpointRecord record{task, RegressionMetrics(), ClassificationMetrics(task.num_classes)};
-    record.further_targets.resize(mine.record.further_targets.size());
-    std::vector<std::int64_t> confusion(mine.record.classification.confusion_counts().size(), 0);
-    for (int rank = 0; rank < world_.size(); ++rank) {
-      const double* at = rows.data() + static_cast<std::size_t>(rank) * row.size();
-      // Dealt shares: every rank read the whole file; own files: each its own.
-      const auto lines = static_cast<std::int64_t>(at[0]);
-      all.lines_read = dealt_ ? std::max(all.lines_read, lines) : all.lines_read + lines;
-      all.predicted_only += static_cast<std::int64_t>(at[1]);
-      all.rejected += static_cast<std::int64_t>(at[2]);
-      at += 3;
-      for (std::size_t target = 0; target < regression.size(); ++target, at += 5) {
-        RegressionMetrics::State state;
-        state.count = static_cast<std::int64_t>(at[0]);
-        state.sum_squared_error = at[1];
-        state.sum_absolute_error = at[2];
-        state.target_mean = at[3];
-        state.target_squared_deviations = at[4];
-        (target == 0 ? record.metrics : record.further_targets[target - 1])
-            .Merge(RegressionMetrics(state));
-      }
-      for (std::int64_t& count : confusion) count += static_cast<std::int64_t>(*at++);
-    }
-    record.classification = ClassificationMetrics(task.num_classes, std::move(confusion));
-    model.SetMetrics(record);
-    totals = all;
+  // With --forget=auto, the changes every rank saw (for rank 0); else "".
+  std::string DriftReport(const StreamPipeline<Real>& pipeline) const {
+    const DriftTracker<Real>* drift = pipeline.model().drift();
+    if (drift == nullptr) return "";  // then on every rank: the same task
+    std::vector<std::int64_t> lines;
+    for (const auto& change : drift->drifts()) lines.push_back(change.line);
+    return RanksDriftReport(world_, lines, sync_->restarts());
   }
 
   const MpiWorld& world_;

@@ -18,6 +18,14 @@
 // count; the window must then hold data lines only for this to be exact. The
 // noise estimate's sums decay alike: each rank sends what its samples since
 // the last merge added.
+//
+// Drift (--forget=auto, so β = 1): each rank watches its own a-priori
+// errors and, on a change, forgets to its prior and learns its remembered
+// lines again, alone (model_stage.h). The next merge then restarts the
+// shared model: every other rank does the same, and the merge starts from
+// the prior instead of the last total. So after it the model is the prior
+// plus, from each rank, its lines since its own restart (or its last
+// remembered lines, for a rank that saw no change itself).
 #ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 #define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 
@@ -70,12 +78,19 @@ class InformationDeltaSync {
   // lines. Returns whether any rank still has.
   absl::StatusOr<bool> Merge(StreamPipeline<Real>& pipeline, bool active, const MpiWorld& world) {
     const auto start = std::chrono::steady_clock::now();
-    BasicLearner<Real>& learner = *pipeline.mutable_model().mutable_learner();
+    ModelStage<Real>& model = pipeline.mutable_model();
+    BasicLearner<Real>& learner = *model.mutable_learner();
+    if (absl::Status restarted = RestartIfAnyRankDid(model, world); !restarted.ok()) {
+      return restarted;
+    }
     const BasicRls<Real>& rls = learner.rls();
     const std::int64_t clock = static_cast<std::int64_t>(
         world.Max(static_cast<double>(std::max(clock_, delta_.latest_clock()))));
     const std::span<double> sums = delta_.Sums(clock);  // ΔA, Δb, count at that clock
     message_.assign(sums.begin(), sums.end());
+    // The samples learned since the merge (a restart's lines learned again
+    // are in the delta, not among them).
+    message_[sums.size() - 1] = static_cast<double>(learner.samples_learned() - samples_);
     // What this rank's samples since the last merge added to the noise sums:
     // its RLS decayed the merged sums once per sample.
     const double local_decay = std::pow(forgetting_, static_cast<double>(delta_.count()));
@@ -113,10 +128,32 @@ class InformationDeltaSync {
   }
 
   std::int64_t merges() const { return merges_; }
+  // The merges that restarted the shared model on a change.
+  std::int64_t restarts() const { return restarts_; }
   std::size_t message_numbers() const { return message_.size(); }
   double seconds() const { return seconds_; }
 
  private:
+  // When any rank restarted on a change since the last merge, every other
+  // rank restarts too and the total goes back to the prior. Every rank
+  // calls it at every merge (one collective).
+  absl::Status RestartIfAnyRankDid(ModelStage<Real>& model, const MpiWorld& world) {
+    const DriftTracker<Real>* drift = model.drift();
+    const std::size_t drifts = drift != nullptr ? drift->drifts().size() : 0;
+    const bool restarted_here = drifts > drifts_at_merge_;
+    drifts_at_merge_ = drifts;
+    if (world.Max(restarted_here ? 1.0 : 0.0) == 0) return absl::OkStatus();
+    if (!restarted_here) model.RestartWithOtherRanks();
+    const LearnerConfig& config = model.learner()->config();
+    absl::StatusOr<typename BasicRls<Real>::InformationForm> prior =
+        BasicRls<Real>(model.learner()->row_length(), config.ridge, 1.0, config.num_outputs)
+            .ToInformationForm();
+    if (!prior.ok()) return prior.status();
+    total_ = *std::move(prior);
+    ++restarts_;
+    return absl::OkStatus();
+  }
+
   absl::Status status_;
   const double forgetting_;
   BasicInformationDelta<Real> delta_;
@@ -125,6 +162,8 @@ class InformationDeltaSync {
   std::int64_t clock_ = 0;  // of the last merge (or of the base)
   std::vector<double> message_;
   std::int64_t merges_ = 0;
+  std::int64_t restarts_ = 0;
+  std::size_t drifts_at_merge_ = 0;  // this rank's changes seen by the last merge
   double seconds_ = 0;
 };
 

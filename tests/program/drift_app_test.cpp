@@ -11,18 +11,6 @@ namespace {
 
 using namespace rffstream::testing;
 
-// Two smooth inputs; the target follows one function up to `switch_at`,
-// then another, of the other input and a different level.
-std::string SwitchingCsv(int lines, int switch_at) {
-  std::string csv;
-  for (int t = 0; t < lines; ++t) {
-    const double a = std::sin(0.37 * t), b = std::cos(0.23 * t);
-    const double y = t < switch_at ? a * a + 0.5 * a : 4.0 + 2.0 * b;
-    csv += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(y) + "\n";
-  }
-  return csv;
-}
-
 double MeanSquaredError(const std::vector<std::string>& answers, const std::string& csv, int from,
                         int to) {
   const std::vector<std::string> lines = Lines(csv);

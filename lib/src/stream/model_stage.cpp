@@ -45,8 +45,7 @@ void ModelStage<Real>::Start(BasicLearner<Real> learner) {
     learner_->SetThreadPool(pool_);
   }
   feature_row_.assign(static_cast<std::size_t>(learner_->row_length()), Real{0});
-  // A data-parallel run's ranks merge one shared model: none restarts alone.
-  if (task_.drift_from_stream && settings_.learns && delta_ == nullptr) {
+  if (task_.drift_from_stream && settings_.learns) {
     drift_.emplace(task_.num_inputs(), task_.num_outputs());
   }
   // The ridge follows the stream when the window chose it (ridge_follower.h).
@@ -203,6 +202,28 @@ void ModelStage<Real>::RestartOnDrift() {
   const double ridge = learner_->config().ridge;
   drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
   if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
+  if (delta_ != nullptr) RefillDelta();
+}
+
+template <class Real>
+void ModelStage<Real>::RestartWithOtherRanks() {
+  drift_->Restart(*learner_);
+  ++restarts_with_other_ranks_;
+  RefillDelta();
+}
+
+template <class Real>
+void ModelStage<Real>::RefillDelta() {
+  delta_->Clear();
+  const std::span<const Real> inputs = drift_->relearned_inputs();
+  const std::span<const Real> targets = drift_->relearned_targets();
+  const auto d = static_cast<std::size_t>(learner_->input_dimension());
+  const std::size_t outputs = model_targets_.size();
+  for (std::size_t line = 0; line * d < inputs.size(); ++line) {
+    learner_->MapRow(inputs.subspan(line * d, d), feature_row_);
+    // Under drift tracking β = 1: a sample's clock weighs nothing.
+    delta_->Add(feature_row_, targets.subspan(line * outputs, outputs));
+  }
 }
 
 template <class Real>

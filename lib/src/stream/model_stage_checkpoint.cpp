@@ -30,6 +30,7 @@ absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
         "the checkpoint's drift tracking state does not fit its model's inputs and targets");
   }
   if (settings_.learns) SetMetrics(checkpoint.record);
+  drift_restarts_before_ = checkpoint.record.drift_restarts;
   return absl::OkStatus();
 }
 
@@ -41,7 +42,6 @@ void ModelStage<Real>::SetMetrics(const CheckpointRecord& record) {
   std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
   if (task_.is_classifier()) classification_ = record.classification;
   warm_up_ = record.warm_up;
-  drift_restarts_before_ = record.drift_restarts;
 }
 
 template <class Real>
@@ -54,7 +54,7 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                                                        target_metrics_.end())
                                       : std::vector<RegressionMetrics>(),
                                   warm_up_,
-                                  drift_restarts_before_ +
+                                  drift_restarts_before_ + restarts_with_other_ranks_ +
                                       static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
                                   ridge_ ? ridge_->state() : RidgeFollowState(),
                                   drift_ ? TrackingStateToSave() : DriftTrackingState()}};

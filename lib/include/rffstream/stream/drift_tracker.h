@@ -44,7 +44,8 @@ class DriftTracker {
   void Restart(BasicLearner<Real>& learner, double ridge = 0);
 
   const std::vector<Drift>& drifts() const { return drifts_; }
-  // The targets the last Restart() learned again, in order.
+  // The inputs and targets the last Restart() learned again, in order.
+  std::span<const Real> relearned_inputs() const { return ordered_inputs_; }
   std::span<const Real> relearned_targets() const { return ordered_targets_; }
   // The lines the model has learned since its last restart (its memory).
   std::int64_t lines_since_restart() const { return lines_since_restart_; }

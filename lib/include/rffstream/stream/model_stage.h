@@ -61,14 +61,21 @@ class ModelStage {
   // continue from the merged state; the model and metrics as a checkpoint;
   // and the metrics replaced by those of every process.
   // A sample's clock is its line number less `clock_offset` (the header).
+  // With --forget=auto each rank watches its own errors: on a change it
+  // forgets to its prior and learns its remembered lines again, and its
+  // delta then holds those lines and what it learns next (the merge that
+  // follows restarts the shared model: RestartWithOtherRanks). The ridge
+  // stays the shared model's.
   void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset) {
     delta_ = delta;
     clock_offset_ = clock_offset;
-    if (delta_ != nullptr) {  // one shared model: no rank restarts it or changes it alone
-      drift_.reset();
-      ridge_.reset();
-    }
+    if (delta_ != nullptr) ridge_.reset();
   }
+  // Another rank saw the stream change: this one forgets to its prior and
+  // learns its remembered lines again, as on a change of its own (not
+  // listed among drift()'s changes; counted in the checkpoint's restarts).
+  // REQUIRES: drift() != nullptr.
+  void RestartWithOtherRanks();
   BasicLearner<Real>* mutable_learner() { return learner_ ? &*learner_ : nullptr; }
   BasicCheckpoint<Real> Snapshot() const;
   void SetMetrics(const CheckpointRecord& record);
@@ -127,6 +134,8 @@ class ModelStage {
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
   // The drift tracker's restart, which the ridge's sums follow.
   void RestartOnDrift();
+  // A data-parallel rank's delta after a restart: the lines learned again.
+  void RefillDelta();
   // The drift tracker's state, its missing inputs filled in.
   DriftTrackingState TrackingStateToSave() const;
 
@@ -141,6 +150,7 @@ class ModelStage {
   std::optional<DriftTracker<Real>> drift_;
   std::optional<RidgeFollower<Real>> ridge_;
   std::int64_t drift_restarts_before_ = 0;  // a loaded model's
+  std::int64_t restarts_with_other_ranks_ = 0;
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
   std::int64_t clock_offset_ = 0;
