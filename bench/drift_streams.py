@@ -3,6 +3,7 @@
 
     bench/drift_streams.py --app=build/apps/rffstream [--seeds=1,2,3]
                            [--flags="--forget=auto" --flags="--forget=1" ...]
+                           [--ranks=N]  (under mpirun -np N)
 
 Friedman #1 (10 uniform inputs, y = 10 sin(pi a b) + 20 (c - 1/2)^2 + 10 d
 + 5 e + noise of sigma 1) where the relevant inputs a..e are x0..x4 (concept
@@ -14,7 +15,10 @@ A) or x5..x9 (concept B):
              1/3, and back into A around 2/3.
 
 For each stream and seed, and each set of flags, prints the progressive MSE
-after line 1,000 (the issue's measure), from the predictions file.
+after line 1,000 (the issue's measure), from the predictions file. With
+--ranks, each rank writes its own predictions, put back in stream order: the
+window's 256 lines (the default --standardize) on rank 0, then the lines
+dealt round robin.
 """
 
 import argparse
@@ -50,13 +54,31 @@ def make_stream(kind, seed, lines=60000, inputs=10, noise=1.0):
     return x, y
 
 
-def progressive_mse(app, csv, flags, skip=1000):
-    with tempfile.NamedTemporaryFile(suffix=".txt") as predictions:
-        done = subprocess.run([app, "learn", f"--input={csv}", f"--predictions={predictions.name}",
-                               "--quiet", *flags], capture_output=True, text=True, check=False)
+MPIRUN = ["mpirun", "--oversubscribe"]
+WINDOW = 256
+
+
+def in_stream_order(directory, ranks):
+    parts = [np.loadtxt(os.path.join(directory, f"pred-{rank}.txt"), ndmin=1)
+             for rank in range(ranks)]
+    window, parts[0] = parts[0][:WINDOW], parts[0][WINDOW:]
+    dealt = np.empty(sum(len(part) for part in parts))
+    for rank, part in enumerate(parts):
+        dealt[rank::ranks] = part
+    return np.concatenate([window, dealt])
+
+
+def progressive_mse(app, csv, flags, skip=1000, ranks=0):
+    with tempfile.TemporaryDirectory() as directory:
+        pattern = os.path.join(directory, "pred-%r.txt" if ranks else "pred.txt")
+        command = [app, "learn", f"--input={csv}", f"--predictions={pattern}", "--quiet", *flags]
+        if ranks:
+            command = MPIRUN + ["-np", str(ranks)] + command
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             return float("nan"), done.stderr.strip().splitlines()[-1:]
-        answers = np.loadtxt(predictions.name)
+        answers = (in_stream_order(directory, ranks) if ranks
+                   else np.loadtxt(os.path.join(directory, "pred.txt")))
     y = np.loadtxt(csv, delimiter=",", usecols=-1)
     errors = answers[skip:] - y[skip:]
     return float(np.mean(errors ** 2)), [line for line in done.stderr.splitlines()
@@ -70,6 +92,7 @@ def main():
     parser.add_argument("--kinds", default="none,abrupt,gradual")
     parser.add_argument("--lines", type=int, default=60000)
     parser.add_argument("--noise", type=float, default=1.0)
+    parser.add_argument("--ranks", type=int, default=0, help="run under mpirun -np RANKS")
     parser.add_argument("--flags", action="append",
                         help="a set of learn flags, space-separated (repeat for several)")
     args = parser.parse_args()
@@ -85,7 +108,7 @@ def main():
                 np.savetxt(csv, np.column_stack([x, y]), delimiter=",", fmt="%.9g")
                 cells = []
                 for flags in flag_sets:
-                    mse, notes = progressive_mse(args.app, csv, flags.split())
+                    mse, notes = progressive_mse(args.app, csv, flags.split(), ranks=args.ranks)
                     cells.append(f"{mse:.3f}")
                 print(f"| {kind} | {seed} | " + " | ".join(cells) + " |", flush=True)
 
