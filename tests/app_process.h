@@ -62,7 +62,7 @@ inline std::string SmoothCsv(int lines) {
 
 // Two smooth inputs; the target follows one function up to `switch_at`,
 // then another, of the other input and a different level.
-std::string SwitchingCsv(int lines, int switch_at) {
+inline std::string SwitchingCsv(int lines, int switch_at) {
   std::string csv;
   for (int t = 0; t < lines; ++t) {
     const double a = std::sin(0.37 * t), b = std::cos(0.23 * t);

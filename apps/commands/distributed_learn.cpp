@@ -93,7 +93,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     if (!sync_.has_value()) {
       return pipeline.learner() != nullptr ? ShareBase(pipeline) : absl::OkStatus();
     }
-    if (sync_every_ > 0 && sync_->delta().count() >= sync_every_) {
+    if (sync_every_ > 0 && sync_->SamplesSinceMerge(pipeline) >= sync_every_) {
       return sync_->Merge(pipeline, /*active=*/true, world_).status();
     }
     return absl::OkStatus();

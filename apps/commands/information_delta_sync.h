@@ -65,13 +65,19 @@ class InformationDeltaSync {
     samples_ = learner.samples_learned();
     clock_ = samples_;  // the base learned the window's lines, one clock tick each
     pipeline.mutable_model().TrackInformation(&delta_, clock_offset);
+    const DriftTracker<Real>* drift = pipeline.model().drift();
+    drifts_at_merge_ = drift != nullptr ? drift->drifts().size() : 0;
   }
   InformationDeltaSync(const InformationDeltaSync&) = delete;
   InformationDeltaSync& operator=(const InformationDeltaSync&) = delete;
 
   // Whether the base could be put in information form.
   const absl::Status& status() const { return status_; }
-  const BasicInformationDelta<Real>& delta() const { return delta_; }
+  // The samples this rank learned since the last merge (a restart's lines
+  // learned again are not among them).
+  std::int64_t SamplesSinceMerge(const StreamPipeline<Real>& pipeline) const {
+    return pipeline.learner()->samples_learned() - samples_;
+  }
 
   // Sums every rank's delta into the total and continues from it; every
   // rank calls it the same number of times. `active`: this rank still has
@@ -146,7 +152,8 @@ class InformationDeltaSync {
     if (!restarted_here) model.RestartWithOtherRanks();
     const LearnerConfig& config = model.learner()->config();
     absl::StatusOr<typename BasicRls<Real>::InformationForm> prior =
-        BasicRls<Real>(model.learner()->row_length(), config.ridge, 1.0, config.num_outputs)
+        BasicRls<Real>(model.learner()->row_length(), config.ridge, config.forgetting,
+                       config.num_outputs)
             .ToInformationForm();
     if (!prior.ok()) return prior.status();
     total_ = *std::move(prior);

@@ -32,21 +32,20 @@ TEST_CASE("mpirun --forget=auto: a change seen by a rank restarts the shared mod
                      "rank 0: 1 change (line 40") != std::string::npos);
   CHECK(ReadText(dir.File("one-0.txt")) == ReadText(dir.File("alone.txt")));
   CheckSameModel(merged, single);
-  // Two ranks, merging during the run: each sees the change in its own
-  // errors, and after it the model tracks the new stream.
-  const RunResult two = RunMpi(2, "learn" + flags + " --sync_every=500 --quiet --save=" + merged);
+  // Two ranks: each sees the change in its own errors, and after it the
+  // model tracks the new stream.
   const RunResult fixed = RunMpi(2, "learn --forget=1" + flags + " --predictions=" +
                                         dir.File("fixed-%r.txt"));
   const RunResult tracked = RunMpi(2, "learn" + flags + " --predictions=" +
                                           dir.File("tracked-%r.txt"));
-  REQUIRE(two.exit_code == 0);
   REQUIRE(fixed.exit_code == 0);
   REQUIRE(tracked.exit_code == 0);
   CHECK(tracked.err.find("1 merge restarted the shared model; rank 0: 1 change (line 40") !=
         std::string::npos);
   CHECK(tracked.err.find(", rank 1: 1 change (line 40") != std::string::npos);
   CHECK(fixed.err.find("drift") == std::string::npos);
-  // Rank 1's lines after the change (it holds every other line after the window).
+  // Rank 1's last lines (after the 256 lines of rank 0's window, it holds
+  // every other line).
   const std::vector<std::string> lines = Lines(SwitchingCsv(8000, 4000));
   const std::vector<std::string> a = Lines(ReadText(dir.File("tracked-1.txt"))),
                                   b = Lines(ReadText(dir.File("fixed-1.txt")));
@@ -59,6 +58,34 @@ TEST_CASE("mpirun --forget=auto: a change seen by a rank restarts the shared mod
     fixed_error += std::pow(std::stod(b[i]) - target, 2);
   }
   CHECK(tracked_error < 0.2 * fixed_error);
+  // Merging every 50 lines a rank: a rank restarted by the other's change
+  // starts its detectors over too (one restart, not one a rank), and the
+  // merged model holds the new stream only.
+  const std::string fixed_model = dir.File("fixed.rff");
+  const RunResult often = RunMpi(2, "learn" + flags + " --sync_every=50 --save=" + merged);
+  REQUIRE(RunMpi(2, "learn --quiet --forget=1" + flags + " --sync_every=50 --save=" + fixed_model)
+              .exit_code == 0);
+  REQUIRE(often.exit_code == 0);
+  CHECK(often.err.find("1 merge restarted the shared model") != std::string::npos);
+  std::string queries;
+  std::vector<double> targets;
+  for (int t = 0; t < 200; ++t) {
+    const double a_input = std::sin(0.37 * t + 0.1), b_input = std::cos(0.23 * t + 0.2);
+    queries += std::to_string(a_input) + "," + std::to_string(b_input) + "\n";
+    targets.push_back(4.0 + 2.0 * b_input);  // the stream after its change
+  }
+  const std::vector<double> tracking = Predictions(merged, queries),
+                            not_tracking = Predictions(fixed_model, queries);
+  REQUIRE(tracking.size() == targets.size());
+  REQUIRE(not_tracking.size() == targets.size());
+  double merged_error = 0, fixed_merged_error = 0;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    merged_error += std::pow(tracking[i] - targets[i], 2) / targets.size();
+    fixed_merged_error += std::pow(not_tracking[i] - targets[i], 2) / targets.size();
+  }
+  INFO("mean squared errors: tracking " << merged_error << ", not " << fixed_merged_error);
+  CHECK(merged_error < 0.02);
+  CHECK(merged_error < 0.05 * fixed_merged_error);
   // A merged model that restarted no longer holds the model it started from.
   const std::string base = dir.File("base.rff"), rest = dir.File("rest.csv");
   std::string first_half, second_half;

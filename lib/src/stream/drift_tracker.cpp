@@ -49,10 +49,20 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
   const bool slow = slow_.Add(squared_error);
   if (!fast && !slow) return false;
   drifts_.push_back({line, fast ? fast_.last_change_ratio() : slow_.last_change_ratio()});
-  // Both start over from the new regime.
+  Rearm();
+  return true;
+}
+
+template <class Real>
+void DriftTracker<Real>::Rearm() {
   fast_ = ChangeDetector(fast_.options());
   slow_ = ChangeDetector(slow_.options());
-  return true;
+}
+
+template <class Real>
+void DriftTracker<Real>::RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner) {
+  Rearm();
+  Restart(learner);
 }
 
 template <class Real>

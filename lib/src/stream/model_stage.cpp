@@ -207,7 +207,7 @@ void ModelStage<Real>::RestartOnDrift() {
 
 template <class Real>
 void ModelStage<Real>::RestartWithOtherRanks() {
-  drift_->Restart(*learner_);
+  drift_->RestartOnChangeSeenElsewhere(*learner_);
   ++restarts_with_other_ranks_;
   RefillDelta();
 }

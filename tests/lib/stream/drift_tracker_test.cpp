@@ -1,10 +1,14 @@
 // DriftTracker's state for a checkpoint: it round-trips, it leaves out the
-// lines a block holds unlearned, and the lines it keeps come back in order.
+// lines a block holds unlearned, and the lines it keeps come back in order;
+// a restart for a change another rank saw starts the detectors over.
 #include "rffstream/stream/drift_tracker.h"
 
 #include <catch2/catch.hpp>
 #include <limits>
+#include <utility>
 #include <vector>
+
+#include "rffstream/learner.h"
 
 namespace rffstream {
 namespace {
@@ -67,6 +71,33 @@ TEST_CASE("A state of other widths is refused", "[drift]") {
   state.detectors.pop_back();
   state.inputs = {1, 2};
   CHECK_FALSE(tracker.Restore(state));  // one detector, not two
+}
+
+TEST_CASE("A restart for another rank's change starts the detectors over", "[drift]") {
+  LearnerConfig config;
+  config.features.input_dimension = 1;
+  config.features.num_features = 8;
+  absl::StatusOr<BasicLearner<double>> learner = BasicLearner<double>::Create(config);
+  REQUIRE(learner.ok());
+  // Errors of 0.1 for a long time, then of 1 from line 3000 on: one tracker
+  // restarts as another rank's change asks (at line 3001), the other only
+  // learns its lines again, its detectors still on the old level.
+  DriftTracker<double> rearmed(1, 1), not_rearmed(1, 1);
+  const std::vector<double> target = {0.0};
+  std::vector<double> prior = {0.1};
+  std::pair<int, int> first_alarm = {0, 0};
+  for (int line = 1; line <= 4000; ++line) {
+    if (line == 3000) prior[0] = 1.0;
+    if (line == 3001) {
+      rearmed.RestartOnChangeSeenElsewhere(*learner);
+      not_rearmed.Restart(*learner);
+    }
+    if (rearmed.Observe(line, target, prior) && first_alarm.first == 0) first_alarm.first = line;
+    if (not_rearmed.Observe(line, target, prior) && first_alarm.second == 0) first_alarm.second = line;
+  }
+  CHECK(first_alarm.first == 0);   // it learned the new level from the start
+  CHECK(first_alarm.second > 3000);  // it saw the change again, later
+  CHECK(rearmed.drifts().empty());  // the change was another's
 }
 
 }  // namespace

@@ -42,6 +42,10 @@ class DriftTracker {
   // The model forgets everything but the lines remembered, which it learns
   // (with `ridge` as its prior's λ when > 0: --ridge=auto's window choice).
   void Restart(BasicLearner<Real>& learner, double ridge = 0);
+  // Another process saw the stream change (data-parallel ranks): the
+  // detectors start over from the new regime, as after a change of its own
+  // (not listed in drifts()), and the model restarts as in Restart().
+  void RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner);
 
   const std::vector<Drift>& drifts() const { return drifts_; }
   // The inputs and targets the last Restart() learned again, in order.
@@ -72,6 +76,8 @@ class DriftTracker {
   int next_ = 0;
   std::vector<Real> ordered_inputs_;  // the ring in order, for a restart
   std::vector<Real> ordered_targets_;
+  // Both detectors start over, from the regime the stream is in now.
+  void Rearm();
   // The ring's lines from the oldest on.
   void OrderRing(std::vector<Real>& inputs_in_order, std::vector<Real>& targets_in_order) const;
   std::vector<Drift> drifts_;
