@@ -86,7 +86,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   absl::Status Begin(StreamPipeline<Real>& pipeline) override {
     if (pipeline.learner() == nullptr) return absl::OkStatus();  // rank 0 before its window
     return world_.rank() == 0 ? ShareBase(pipeline)
-                              : sync_.emplace(pipeline, clock_offset_).status();
+                              : sync_.emplace(pipeline, clock_offset_, dealt_).status();
   }
 
   absl::Status AfterLine(StreamPipeline<Real>& pipeline) override {
@@ -144,7 +144,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     }
     std::string message = bytes.str();
     world_.Broadcast(message);
-    return sync_.emplace(pipeline, clock_offset_).status();
+    return sync_.emplace(pipeline, clock_offset_, dealt_).status();
   }
 
   // With --forget=auto, the changes every rank saw (for rank 0); else "".

@@ -19,8 +19,8 @@
 // noise estimate's sums decay alike: each rank sends what its samples since
 // the last merge added.
 //
-// Drift (--forget=auto, so β = 1): each rank watches its own a-priori
-// errors and, on a change, forgets to its prior and learns its remembered
+// Drift (--forget=auto, so β = 1, with the lines of one stream dealt to the
+// ranks): each rank watches its own a-priori errors and, on a change, forgets to its prior and learns its remembered
 // lines again, alone (model_stage.h). The next merge then restarts the
 // shared model: every other rank does the same, and the merge starts from
 // the prior instead of the last total. So after it the model is the prior
@@ -49,7 +49,8 @@ class InformationDeltaSync {
  public:
   // The pipeline's model is the base every rank holds; tracking starts now.
   // A sample's clock is its line number less `clock_offset`.
-  InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset)
+  // `dealt`: the ranks share the lines of one stream (else each reads its own).
+  InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset, bool dealt)
       : forgetting_(pipeline.learner()->config().forgetting),
         delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs,
                forgetting_,
@@ -64,7 +65,7 @@ class InformationDeltaSync {
     total_ = *std::move(total);
     samples_ = learner.samples_learned();
     clock_ = samples_;  // the base learned the window's lines, one clock tick each
-    pipeline.mutable_model().TrackInformation(&delta_, clock_offset);
+    pipeline.mutable_model().TrackInformation(&delta_, clock_offset, dealt);
     const DriftTracker<Real>* drift = pipeline.model().drift();
     drifts_at_merge_ = drift != nullptr ? drift->drifts().size() : 0;
   }

@@ -101,4 +101,24 @@ TEST_CASE("mpirun --forget=auto: a change seen by a rank restarts the shared mod
   CHECK(merge.err.find("forgot to its prior on drift after the base") != std::string::npos);
 }
 
+TEST_CASE("mpirun --forget=auto: ranks that read files of their own do not watch for changes",
+          "[app][mpi][drift]") {
+  // Each file its own regime: a merge brings the other's into each rank's
+  // model, which its errors would take for a change at every merge.
+  TempDir dir;
+  const std::vector<std::string> lines = Lines(SwitchingCsv(8000, 4000));
+  std::string old_regime, new_regime;
+  for (std::size_t t = 0; t < lines.size(); ++t) (t < 4000 ? old_regime : new_regime) += lines[t] + "\n";
+  std::ofstream(dir.File("part-0.csv")) << old_regime;
+  std::ofstream(dir.File("part-1.csv")) << new_regime;
+  const std::string flags = " --features=32 --gamma=1 --ridge=0.01 --sync_every=200 --input=" +
+                            dir.File("part-%r.csv");
+  const std::string tracked = dir.File("auto.rff"), fixed = dir.File("fixed.rff");
+  const RunResult run = RunMpi(2, "learn" + flags + " --save=" + tracked);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("drift") == std::string::npos);
+  REQUIRE(RunMpi(2, "learn --quiet --forget=1" + flags + " --save=" + fixed).exit_code == 0);
+  CheckSameModel(tracked, fixed);
+}
+
 }  // namespace

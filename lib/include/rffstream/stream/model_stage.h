@@ -61,15 +61,20 @@ class ModelStage {
   // continue from the merged state; the model and metrics as a checkpoint;
   // and the metrics replaced by those of every process.
   // A sample's clock is its line number less `clock_offset` (the header).
-  // With --forget=auto each rank watches its own errors: on a change it
-  // forgets to its prior and learns its remembered lines again, and its
-  // delta then holds those lines and what it learns next (the merge that
-  // follows restarts the shared model: RestartWithOtherRanks). The ridge
-  // stays the shared model's.
-  void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset) {
+  // With --forget=auto and `one_stream` (the ranks were dealt the lines of
+  // one stream, so each sees the same regime) each rank watches its own
+  // errors: on a change it forgets to its prior and learns its remembered
+  // lines again, and its delta then holds those lines and what it learns
+  // next (the merge that follows restarts the shared model:
+  // RestartWithOtherRanks). Ranks that read streams of their own do not
+  // watch: a merge brings the others' regimes into each rank's model, which
+  // its errors would take for a change. The ridge stays the shared model's.
+  void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset,
+                        bool one_stream) {
     delta_ = delta;
     clock_offset_ = clock_offset;
     if (delta_ != nullptr) ridge_.reset();
+    if (delta_ != nullptr && !one_stream) drift_.reset();
   }
   // Another rank saw the stream change: this one forgets to its prior and
   // learns its remembered lines again, as on a change of its own (not
