@@ -22,10 +22,11 @@
 // Drift (--forget=auto, so β = 1, with the lines of one stream dealt to the
 // ranks): each rank watches its own a-priori errors and, on a change,
 // forgets to its prior and learns its remembered lines again, alone
-// (model_stage.h). The next merge then restarts the shared model: every other rank does the same, and the merge starts from
-// the prior instead of the last total. So after it the model is the prior
-// plus, from each rank, its lines since its own restart (or its last
-// remembered lines, for a rank that saw no change itself).
+// (model_stage.h). The next merge then restarts the shared model: every
+// other rank does the same, and the merge starts from the prior instead of
+// the last total. So after it the model is the prior plus, from each rank,
+// its lines since its own restart (or its last remembered lines, for a rank
+// that saw no change itself).
 #ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 #define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 
