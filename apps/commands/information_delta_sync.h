@@ -98,10 +98,11 @@ class InformationDeltaSync {
     message_.assign(sums.begin(), sums.end());
     // The samples learned since the merge (a restart's lines learned again
     // are in the delta, not among them).
-    message_[sums.size() - 1] = static_cast<double>(learner.samples_learned() - samples_);
+    const std::int64_t learned = SamplesSinceMerge(pipeline);
+    message_[sums.size() - 1] = static_cast<double>(learned);
     // What this rank's samples since the last merge added to the noise sums:
     // its RLS decayed the merged sums once per sample.
-    const double local_decay = std::pow(forgetting_, static_cast<double>(delta_.count()));
+    const double local_decay = std::pow(forgetting_, static_cast<double>(learned));
     for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
       message_.push_back(static_cast<double>(rls.noise_sums()[output]) -
                          local_decay * total_.noise_sums[output]);
