@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -68,6 +69,26 @@ inline std::string SwitchingCsv(int lines, int switch_at) {
     const double a = std::sin(0.37 * t), b = std::cos(0.23 * t);
     const double y = t < switch_at ? a * a + 0.5 * a : 4.0 + 2.0 * b;
     csv += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(y) + "\n";
+  }
+  return csv;
+}
+
+// Friedman #1: `inputs` inputs (at least 5), 5 of them relevant, noise
+// uniform on ±1.
+inline std::string FriedmanCsv(int lines, int inputs) {
+  std::uint64_t state = 2026;
+  const auto uniform = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  std::string csv;
+  std::vector<double> x(static_cast<std::size_t>(inputs));
+  for (int t = 0; t < lines; ++t) {
+    for (double& value : x) value = uniform();
+    const double y = 10 * std::sin(M_PI * x[0] * x[1]) + 20 * (x[2] - 0.5) * (x[2] - 0.5) +
+                     10 * x[3] + 5 * x[4] + 2 * (uniform() - 0.5);
+    for (const double value : x) csv += std::to_string(value) + ",";
+    csv += std::to_string(y) + "\n";
   }
   return csv;
 }

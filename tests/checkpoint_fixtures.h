@@ -6,6 +6,7 @@
 #define RFFSTREAM_TESTS_CHECKPOINT_FIXTURES_H_
 
 #include <catch2/catch.hpp>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -54,17 +55,29 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
-// Removes what version 9 added, for files of version 8 made from new ones:
-// the drift tracking state, none (a u32 0) before the checksum.
+// Removes what version 10 added, for files of version 9 made from new ones:
+// the bandwidth follow state, none (an i32 0 and a u64 0) before the checksum.
+inline void RemoveVersion10Fields(std::string& bytes) {
+  constexpr std::size_t kNoFollowBytes = 12, kChecksumBytes = 4;
+  const std::array<char, kNoFollowBytes> none{};
+  REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoFollowBytes, none.data(),
+                      kNoFollowBytes) == 0);
+  bytes.erase(bytes.size() - kChecksumBytes - kNoFollowBytes, kNoFollowBytes);
+}
+
+// Removes what versions 9 and 10 added, for files of version 8 made from
+// new ones: version 10's (above) and the drift tracking state, none (a u32
+// 0) before the checksum.
 inline void RemoveVersion9Fields(std::string& bytes) {
+  RemoveVersion10Fields(bytes);
   constexpr std::size_t kNoTrackingBytes = 4, kChecksumBytes = 4;
   const std::uint32_t none = 0;
   REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoTrackingBytes, &none, 4) == 0);
   bytes.erase(bytes.size() - kChecksumBytes - kNoTrackingBytes, kNoTrackingBytes);
 }
 
-// Removes what versions 8 and 9 added, for files of version 7 made from new
-// ones: version 9's (above) and the ridge follow state, none (an i64 0).
+// Removes what versions 8 to 10 added, for files of version 7 made from new
+// ones: versions 9 and 10's (above) and the ridge follow state, none (an i64 0).
 inline void RemoveVersion8Fields(std::string& bytes) {
   RemoveVersion9Fields(bytes);
   constexpr std::size_t kNoFollowBytes = 8, kChecksumBytes = 4;

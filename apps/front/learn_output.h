@@ -122,6 +122,7 @@ class LearnOutput : public OutcomeSink {
                        scored_verb);
     }
     PrintWarmUpPart();
+    PrintBandwidthChanges();
     PrintRidgeChanges();
     PrintDrifts();
     if (const BasicLearner<Real>* learner = model.learner();
@@ -155,6 +156,19 @@ class LearnOutput : public OutcomeSink {
     } else {
       metrics_log_.MarkEvent(model_->metrics(), event);
     }
+  }
+
+  // What --gamma=auto chose as the model grew (bandwidth_follower.h).
+  void PrintBandwidthChanges() {
+    const BandwidthFollower<Real>* follower = model_->bandwidth_follower();
+    if (follower == nullptr || follower->changes().empty()) return;
+    std::fprintf(log_, "gamma (--gamma=auto) re-chosen by generalized cross-validation:");
+    for (const BandwidthFollowState::Change& change : follower->changes()) {
+      std::fprintf(log_, "%sline %" PRId64 " (%" PRId64 " samples) %g -> %g",
+                   &change == &follower->changes().front() ? " " : "; ", change.line,
+                   change.samples, change.from, change.to);
+    }
+    std::fprintf(log_, "\n");
   }
 
   // What --ridge=auto chose as the model grew (ridge_follower.h).

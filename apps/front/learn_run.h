@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -149,6 +150,14 @@ class LearnRun {
     }
     ParseAhead<Real> parse_ahead(reader, *pipeline_.parser());
     bool mapping = false;
+    // The model may change its feature map as it grows (--gamma=auto):
+    // the reading thread stops mapping with it first, and starts again with
+    // the next batch.
+    pipeline_.mutable_model().set_before_feature_map_change([&] {
+      parse_ahead.StopMapping();
+      mapping = false;
+    });
+    absl::Cleanup unhook = [this] { pipeline_.mutable_model().set_before_feature_map_change(nullptr); };
     while (true) {
       if (!mapping && pipeline_.learner() != nullptr &&
           pipeline_.learner()->thread_pool() == nullptr) {

@@ -35,16 +35,33 @@ ParseAhead<Real>::~ParseAhead() {
 
 template <class Real>
 void ParseAhead<Real>::MapWith(const BasicLearner<Real>& learner) {
-  mapper_.store(&learner, std::memory_order_release);
+  std::lock_guard lock(mutex_);
+  mapper_ = &learner;
+}
+
+template <class Real>
+void ParseAhead<Real>::StopMapping() {
+  std::unique_lock lock(mutex_);
+  mapper_ = nullptr;
+  changed_.wait(lock, [&] { return !mapping_; });
+  // The batch being filled now, if any, has none (mapper_ was null).
+  for (Batch& batch : batches_) batch.row_length_ = 0;
 }
 
 template <class Real>
 bool ParseAhead<Real>::Fill(Batch& batch) {
-  const BasicLearner<Real>* mapper = mapper_.load(std::memory_order_acquire);
+  // Only the first line may wait for input: a partial batch goes out rather
+  // than keep its lines from the learner.
+  std::optional<LineReader::Line> line = reader_.Next();
+  const BasicLearner<Real>* mapper = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    mapper = mapper_;
+    mapping_ = mapper != nullptr;
+    batch.row_length_ = mapper != nullptr ? mapper->row_length() : 0;
+  }
   int capacity = max_lines_;
-  batch.row_length_ = 0;
   if (mapper != nullptr) {
-    batch.row_length_ = mapper->row_length();
     const std::size_t row_bytes = sizeof(Real) * static_cast<std::size_t>(batch.row_length_);
     capacity = std::clamp(static_cast<int>(kFeatureRowBytesPerBatch / row_bytes),
                           kMinLinesPerBatch, max_lines_);
@@ -53,11 +70,7 @@ bool ParseAhead<Real>::Fill(Batch& batch) {
   const std::span<double> inputs(batch.inputs_), targets(batch.targets_);
   const std::span<Real> feature_rows(batch.feature_rows_);
   batch.size_ = 0;
-  while (batch.size_ < capacity) {
-    // Only the first line may wait for input: a partial batch goes out rather
-    // than keep its lines from the learner.
-    std::optional<LineReader::Line> line = batch.size_ == 0 ? reader_.Next() : reader_.NextBuffered();
-    if (!line.has_value()) break;
+  while (line.has_value()) {
     const int i = batch.size_++;
     ParsedLine& parsed = batch.lines_[static_cast<std::size_t>(i)];
     const std::span<double> x = Batch::Row(inputs, batch.num_inputs_, i);
@@ -68,6 +81,8 @@ bool ParseAhead<Real>::Fill(Batch& batch) {
       std::copy(x.begin(), x.end(), converted_inputs_.begin());
       mapper->MapRow(converted_inputs_, Batch::Row(feature_rows, batch.row_length_, i));
     }
+    if (batch.size_ == capacity) break;
+    line = reader_.NextBuffered();
   }
   return batch.size_ > 0;
 }
@@ -83,6 +98,7 @@ void ParseAhead<Real>::ReadAll() {
     const bool filled = Fill(batches_[index % kBatches]);
     {
       std::lock_guard lock(mutex_);
+      mapping_ = false;
       if (filled) {
         ++produced_;
       } else {

@@ -11,7 +11,6 @@
 #define RFFSTREAM_APPS_PARSE_AHEAD_H_
 
 #include <array>
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -72,9 +71,15 @@ class ParseAhead {
   ~ParseAhead();
 
   // From the next batch on, lines also come with their feature rows, mapped
-  // by `learner` (which must outlive this object; only its const MapRow()
-  // runs on the reading thread).
+  // by `learner` (which must outlive this object, or StopMapping(); only its
+  // const MapRow() runs on the reading thread).
   void MapWith(const BasicLearner<Real>& learner);
+  // The learner's feature map is about to change: returns once the reading
+  // thread no longer maps with it, every row mapped so far dropped (the
+  // batches not yet learned, and the rest of the one held, come without
+  // rows). Never waits for input: the reading thread takes the learner
+  // only once a batch's first line is there. MapWith() starts again.
+  void StopMapping();
 
   // True when Next() will not wait.
   bool Ready();
@@ -104,7 +109,7 @@ class ParseAhead {
   LineReader& reader_;
   const LineParser& parser_;
   std::array<Batch, kBatches> batches_;
-  std::atomic<const BasicLearner<Real>*> mapper_ = nullptr;
+  const BasicLearner<Real>* mapper_ = nullptr;  // guarded by mutex_
   std::vector<Real> converted_inputs_;  // the reading thread's x in Real
   const int max_lines_;  // lines a batch holds at most (fewer for wide inputs)
 
@@ -113,6 +118,7 @@ class ParseAhead {
   std::int64_t produced_ = 0;  // batches filled
   std::int64_t released_ = 0;  // batches the learner is done with
   bool holding_ = false;       // the learner holds batch released_ % kBatches
+  bool mapping_ = false;       // the reading thread maps a batch with mapper_
   bool input_ended_ = false;
   bool stopping_ = false;
   std::thread reading_thread_;  // last: starts once the rest is set up

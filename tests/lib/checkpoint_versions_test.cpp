@@ -197,10 +197,11 @@ TEST_CASE("The drift tracking state round-trips, a version 8 file has none", "[c
     CHECK(absl::IsInvalidArgument(WriteCheckpoint(written, fed.learner, bad_record)));
   }
   // Nor does one load: the lines since the restart, the last number before
-  // the checksum, made fewer than the lines remembered.
+  // the (empty) bandwidth follow state and the checksum, made fewer than
+  // the lines remembered.
   std::string edited = saved.str();
   const std::int64_t one = 1;
-  std::memcpy(edited.data() + edited.size() - 4 - 8, &one, 8);
+  std::memcpy(edited.data() + edited.size() - 4 - 12 - 8, &one, 8);
   MarkAsVersion(edited, kCheckpointFormatVersion);
   std::stringstream edited_stream(edited);
   CHECK(absl::IsDataLoss(ReadCheckpoint<double>(edited_stream, "edited.rff").status()));

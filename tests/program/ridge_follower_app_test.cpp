@@ -21,25 +21,6 @@ std::string RidgeLine(const std::string& log) {
   return log.substr(at, log.find('\n', at) - at);
 }
 
-// Friedman #1: 16 inputs, 5 of them relevant, noise uniform on ±1.
-std::string FriedmanCsv(int lines) {
-  std::uint64_t state = 2026;
-  const auto uniform = [&state] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) * 0x1.0p-53;
-  };
-  std::string csv;
-  for (int t = 0; t < lines; ++t) {
-    double x[16];
-    for (double& value : x) value = uniform();
-    const double y = 10 * std::sin(M_PI * x[0] * x[1]) + 20 * (x[2] - 0.5) * (x[2] - 0.5) +
-                     10 * x[3] + 5 * x[4] + 2 * (uniform() - 0.5);
-    for (const double value : x) csv += std::to_string(value) + ",";
-    csv += std::to_string(y) + "\n";
-  }
-  return csv;
-}
-
 TEST_CASE("The ridge is chosen again as the stream grows", "[app][ridge_follower]") {
   TempDir dir;
   const std::string model = dir.File("m.rff");
@@ -81,7 +62,7 @@ TEST_CASE("The ridge is chosen again as the stream grows", "[app][ridge_follower
   // float32 chooses too, as float64 does, on a stream whose noise is well
   // above float32's rounding (on the smooth one above it finds no gain of
   // 1 % beyond its window's ridge).
-  const std::string noisy = FriedmanCsv(4000);
+  const std::string noisy = FriedmanCsv(4000, 16);
   const RunResult wide = RunApp("learn --features=64", noisy);
   const RunResult single = RunApp("learn --features=64 --precision=float32", noisy);
   REQUIRE(wide.exit_code == 0);

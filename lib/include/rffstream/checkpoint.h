@@ -56,7 +56,8 @@ namespace rffstream {
 // 9: float64 models of a ridge below 1e-6 store the factor S, as float32
 // ones do since 6 (older ones hold P, converted once on loading); the drift
 // tracking's state.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 9;
+// 10: the state of a bandwidth that follows the stream.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 10;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 
@@ -106,6 +107,26 @@ struct DriftTrackingState {
   bool operator==(const DriftTrackingState&) const = default;
 };
 
+// --gamma=auto's later choices (rffstream/stream/bandwidth_follower.h): the
+// lines learned since the model's start or drift restart (`inputs` and
+// `targets` row after row, as the model learned them) while choices are
+// left, and the choices that changed the bandwidth. Format 10 on; none
+// (no choices left, no changes) when the bandwidth does not follow.
+struct BandwidthFollowState {
+  int choices_left = 0;
+  std::vector<double> inputs;
+  std::vector<double> targets;
+  struct Change {
+    std::int64_t line = 0;
+    std::int64_t samples = 0;  // the samples the choice was made on
+    double from = 0;
+    double to = 0;
+    bool operator==(const Change&) const = default;
+  };
+  std::vector<Change> changes;
+  bool operator==(const BandwidthFollowState&) const = default;
+};
+
 struct CheckpointRecord {
   Task task;
   RegressionMetrics metrics;                // of output 0, for regression
@@ -119,6 +140,7 @@ struct CheckpointRecord {
   std::int64_t drift_restarts = 0;
   RidgeFollowState ridge_follow = {};
   DriftTrackingState drift_tracking = {};
+  BandwidthFollowState bandwidth_follow = {};
 };
 
 template <class Real>

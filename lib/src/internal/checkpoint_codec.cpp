@@ -49,6 +49,10 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
       !tracking.ok()) {
     return tracking;
   }
+  if (absl::Status follow = CheckBandwidthFollowState(record.bandwidth_follow, record.task);
+      !follow.ok()) {
+    return follow;
+  }
   if (absl::Status sound = learner.CheckSound(); !sound.ok()) {
     return absl::FailedPreconditionError(absl::StrCat("not saved: ", sound.message()));
   }
@@ -74,6 +78,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   writer.Write(record.drift_restarts);
   WriteRidgeFollowState(writer, record.ridge_follow);
   WriteDriftTrackingState(writer, record.drift_tracking);
+  WriteBandwidthFollowState(writer, record.bandwidth_follow);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -221,6 +226,11 @@ absl::StatusOr<CheckpointRecord> ReadRecord(ByteReader& reader, std::uint32_t ve
     absl::StatusOr<DriftTrackingState> read = ReadDriftTrackingState(reader, record.task);
     if (!read.ok()) return read.status();
     record.drift_tracking = *std::move(read);
+  }
+  if (version >= 10) {
+    absl::StatusOr<BandwidthFollowState> read = ReadBandwidthFollowState(reader, record.task);
+    if (!read.ok()) return read.status();
+    record.bandwidth_follow = *std::move(read);
   }
   return record;
 }

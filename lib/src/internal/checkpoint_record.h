@@ -42,6 +42,13 @@ void WriteDriftTrackingState(ByteWriter& writer, const DriftTrackingState& state
 [[nodiscard]] absl::StatusOr<DriftTrackingState> ReadDriftTrackingState(ByteReader& reader,
                                                                        const Task& task);
 
+// Version 10 on; likewise (CheckBandwidthFollowState).
+[[nodiscard]] absl::Status CheckBandwidthFollowState(const BandwidthFollowState& state,
+                                                     const Task& task);
+void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& state);
+[[nodiscard]] absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader,
+                                                                           const Task& task);
+
 }  // namespace rffstream::internal
 
 #endif  // RFFSTREAM_INTERNAL_CHECKPOINT_RECORD_H_

@@ -55,6 +55,12 @@ void ModelStage<Real>::Start(BasicLearner<Real> learner) {
       delta_ == nullptr && config.loss == Loss::kSquared && config.forgetting == 1.0) {
     ridge_.emplace(task_.num_outputs());
   }
+  // So does the bandwidth, for regression (bandwidth_follower.h).
+  bandwidth_.reset();
+  if (ridge_ && task_.gamma_from_warm_up && settings_.bandwidth_follows && !task_.is_classifier() &&
+      BandwidthFollower<Real>::CanFollow(config)) {
+    bandwidth_.emplace(config);
+  }
 }
 
 template <class Real>
@@ -85,6 +91,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
       ++block_lines_remembered_;
     }
+    if (bandwidth_) block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
     block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
     block_line_numbers_.push_back(line_number);
     const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
@@ -109,8 +116,9 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
     if (delta_ != nullptr) delta_->Add(row, model_targets_, line_number - clock_offset_);
     if (ridge_) ridge_->Learned(model_targets_);
+    if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
     if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) RestartOnDrift();
-    if (ridge_) ridge_->MaybeRechoose(line_number, *learner_);
+    FollowSettings(line_number);
     return Answer(line_number, priors_, variance, targets, sink);
   }
   if (!labelled) ++predicted_only_;
@@ -148,6 +156,11 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     if (ridge_ && AllFinite<Real>(priors)) {
       ridge_->Learned(std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
     }
+    if (bandwidth_ && AllFinite<Real>(priors)) {
+      const auto d = static_cast<std::size_t>(task_.num_inputs());
+      bandwidth_->Learned(std::span<const double>(block_lines_inputs_).subspan(s * d, d),
+                          std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
+    }
     if (drift_ && AllFinite<Real>(priors)) {
       drifted |= drift_->Observe(block_line_numbers_[s],
                                  std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
@@ -161,11 +174,10 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     go_on = go_on && taken;
   }
   if (drifted) RestartOnDrift();  // the whole block was learned before
-  if (ridge_ && !block_line_numbers_.empty()) {
-    ridge_->MaybeRechoose(block_line_numbers_.back(), *learner_);
-  }
+  FollowSettings(block_line_numbers_.back());
   block_rows_.clear();
   block_inputs_.clear();
+  block_lines_inputs_.clear();
   block_targets_.clear();
   block_labels_.clear();
   block_line_numbers_.clear();
@@ -195,40 +207,13 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
   if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
   if (delta_ != nullptr) delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
   if (ridge_) ridge_->Learned(model_targets_);
-}
-
-template <class Real>
-void ModelStage<Real>::RestartOnDrift() {
-  const double ridge = learner_->config().ridge;
-  drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
-  if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
-  if (delta_ != nullptr) RefillDelta();
-}
-
-template <class Real>
-void ModelStage<Real>::RestartWithOtherRanks() {
-  drift_->RestartOnChangeSeenElsewhere(*learner_);
-  ++restarts_with_other_ranks_;
-  RefillDelta();
-}
-
-template <class Real>
-void ModelStage<Real>::RefillDelta() {
-  delta_->Clear();
-  const std::span<const Real> inputs = drift_->relearned_inputs();
-  const std::span<const Real> targets = drift_->relearned_targets();
-  const auto d = static_cast<std::size_t>(learner_->input_dimension());
-  const std::size_t outputs = model_targets_.size();
-  for (std::size_t line = 0; line * d < inputs.size(); ++line) {
-    learner_->MapRow(inputs.subspan(line * d, d), feature_row_);
-    // Under drift tracking β = 1: a sample's clock weighs nothing.
-    delta_->Add(feature_row_, targets.subspan(line * outputs, outputs));
-  }
+  if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
 }
 
 template <class Real>
 void ModelStage<Real>::EndWarmUp() {
   if (ridge_ && learner_) ridge_->WindowEnded(learner_->samples_learned(), learner_->config().ridge);
+  if (bandwidth_ && learner_) bandwidth_->WindowEnded(learner_->samples_learned());
   warm_up_.regression = metrics_;
   warm_up_.classified = classification_.count();
   warm_up_.classified_right = classification_.correct();

@@ -22,6 +22,13 @@ absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   } else {
     ridge_.emplace(follow);
   }
+  // The bandwidth likewise (none before format 10: it keeps its width).
+  if (bandwidth_ && ridge_) {
+    bandwidth_.emplace(learner_->config(), checkpoint.record.bandwidth_follow);
+    bandwidth_->WindowEnded(ridge_->state().window_samples);
+  } else {
+    bandwidth_.reset();
+  }
   // So does the drift tracking (a file of format 8 or older has none: it
   // starts afresh).
   const DriftTrackingState& tracking = checkpoint.record.drift_tracking;
@@ -57,7 +64,8 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                   drift_restarts_before_ + restarts_with_other_ranks_ +
                                       static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
                                   ridge_ ? ridge_->state() : RidgeFollowState(),
-                                  drift_ ? TrackingStateToSave() : DriftTrackingState()}};
+                                  drift_ ? TrackingStateToSave() : DriftTrackingState(),
+                                  bandwidth_ ? bandwidth_->state() : BandwidthFollowState()}};
 }
 
 template <class Real>

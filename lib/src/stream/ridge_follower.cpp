@@ -81,6 +81,12 @@ void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& l
   }
 }
 
+template <class Real>
+void RidgeFollower<Real>::ChosenWithBandwidth(std::int64_t line, double from, double to) {
+  state_.next_choice = state_.samples * kGrowth;
+  if (from != to) state_.changes.push_back({line, state_.samples, from, to});
+}
+
 template class RidgeFollower<float>;
 template class RidgeFollower<double>;
 

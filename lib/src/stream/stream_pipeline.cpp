@@ -18,7 +18,8 @@ StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sin
               settings_.lines_without_targets, settings_.fields, settings_.shape_from_window,
               settings_.input_head}),
       model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads,
-              /*ridge_follows=*/!settings_.model.given.Has("ridge") || !settings_.model.ridge}) {}
+              /*ridge_follows=*/!settings_.model.given.Has("ridge") || !settings_.model.ridge,
+              /*bandwidth_follows=*/!settings_.model.given.Has("gamma") || !settings_.model.gamma}) {}
 
 template <class Real>
 absl::Status StreamPipeline<Real>::Resume(BasicCheckpoint<Real> checkpoint, std::string source) {

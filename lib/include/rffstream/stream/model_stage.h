@@ -9,6 +9,7 @@
 #define RFFSTREAM_STREAM_MODEL_STAGE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "rffstream/stream/bandwidth_follower.h"
 #include "rffstream/stream/drift_tracker.h"
 #include "rffstream/stream/ridge_follower.h"
 #include "rffstream/stream/line_outcome.h"
@@ -42,6 +44,8 @@ class ModelStage {
     // --ridge=auto's later choices (ridge_follower.h); false when a ridge
     // was given (with --load: keep the model's).
     bool ridge_follows = true;
+    // --gamma=auto's later choices (bandwidth_follower.h); likewise.
+    bool bandwidth_follows = true;
   };
 
   explicit ModelStage(Settings settings) : settings_(settings) {}
@@ -55,6 +59,13 @@ class ModelStage {
   [[nodiscard]] absl::Status Resume(BasicCheckpoint<Real> checkpoint);
 
   const BasicLearner<Real>* learner() const { return learner_ ? &*learner_ : nullptr; }
+  // Called just before the learner's feature map changes (--gamma=auto's
+  // later choices, bandwidth_follower.h): whoever maps rows with learner()
+  // on another thread must stop and drop the rows it mapped (nullptr:
+  // nobody does). The learner stays at the same address.
+  void set_before_feature_map_change(std::function<void()> hook) {
+    before_map_change_ = std::move(hook);
+  }
 
   // Data-parallel learning (the program's distributed_learn.h): every
   // sample learned from now on also goes to `delta` (nullptr: none); the learner, to
@@ -74,6 +85,7 @@ class ModelStage {
     delta_ = delta;
     clock_offset_ = clock_offset;
     if (delta_ != nullptr) ridge_.reset();
+    if (delta_ != nullptr) bandwidth_.reset();
     if (delta_ != nullptr && !one_stream) drift_.reset();
   }
   // Another rank saw the stream change: this one forgets to its prior and
@@ -126,6 +138,10 @@ class ModelStage {
   const DriftTracker<Real>* drift() const { return drift_ ? &*drift_ : nullptr; }
   // With --ridge=auto, the ridge's later choices (ridge_follower.h); else null.
   const RidgeFollower<Real>* ridge_follower() const { return ridge_ ? &*ridge_ : nullptr; }
+  // With --gamma=auto, the bandwidth's later choices; else null.
+  const BandwidthFollower<Real>* bandwidth_follower() const {
+    return bandwidth_ ? &*bandwidth_ : nullptr;
+  }
   std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
 
   static constexpr std::string_view kTooLarge =
@@ -141,6 +157,9 @@ class ModelStage {
   void RestartOnDrift();
   // A data-parallel rank's delta after a restart: the lines learned again.
   void RefillDelta();
+  // After `line` was learned: the bandwidth's and the ridge's later choices
+  // when due.
+  void FollowSettings(std::int64_t line);
   // The drift tracker's state, its missing inputs filled in.
   DriftTrackingState TrackingStateToSave() const;
 
@@ -154,6 +173,8 @@ class ModelStage {
   WarmUpScores warm_up_;
   std::optional<DriftTracker<Real>> drift_;
   std::optional<RidgeFollower<Real>> ridge_;
+  std::optional<BandwidthFollower<Real>> bandwidth_;
+  std::function<void()> before_map_change_;
   std::int64_t drift_restarts_before_ = 0;  // a loaded model's
   std::int64_t restarts_with_other_ranks_ = 0;
   std::int64_t predicted_only_ = 0;
@@ -173,6 +194,7 @@ class ModelStage {
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<std::int64_t> block_line_numbers_;
+  std::vector<double> block_lines_inputs_;  // for the bandwidth follower
   // The block's lines drift tracking remembers: not learned until the block is.
   int block_lines_remembered_ = 0;
   std::vector<Real> block_priors_;

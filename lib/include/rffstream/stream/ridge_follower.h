@@ -74,6 +74,11 @@ class RidgeFollower {
   // Re-chooses the ridge when the model has grown enough since the last
   // choice (`line`: the stream's line, for the record).
   void MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner);
+  // The choice that was due was made with the bandwidth's
+  // (bandwidth_follower.h), on the lines themselves: the ridge went from
+  // `from` to `to` (recorded when they differ); the next choice comes as
+  // after one of this follower's.
+  void ChosenWithBandwidth(std::int64_t line, double from, double to);
 
   // The choices that changed the ridge, in stream order.
   const std::vector<RidgeFollowState::Change>& changes() const { return state_.changes; }

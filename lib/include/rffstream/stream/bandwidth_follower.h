@@ -1,0 +1,120 @@
+// File: rffstream/stream/bandwidth_follower.h
+//
+// --gamma=auto past the warm-up window. The window's leave-one-out choice
+// picks the kernel width that suits a model of its own 256 lines; a model
+// of thousands of samples is often better served by a wider kernel (a
+// smoother fit that more data can pin down). Choosing the width again needs
+// the data, so this keeps the lines the model learned since it started (or
+// since a drift restart) until its last choice: at the ridge follower's
+// first two choices (4 and 16 times the window's lines), candidate widths
+// γ' from γ · {1/8, 1/4, 1/2, 1, 2} are scored by generalized
+// cross-validation (rffstream/ridge_by_gcv.h, the least score over the
+// ridges) on those lines, mapped by a feature map of that width with at
+// most kScoringFeatures features. When the best beats the current width's
+// score by more than kMinimumGain, the model is rebuilt exactly with the
+// new width and that score's ridge λ: its information form λI + Σ zzᵀ and
+// Σ z y from the kept lines mapped anew (its counts and noise estimate
+// carried over), as if it had learned every line so. The scores come from
+// the lines themselves, not from the model's state, so the ridges go down
+// to 1e-8 (ScoringRidges), below the ridge follower's least (a wider
+// kernel often wants a smaller ridge). For regression with the squared loss and
+// β = 1 (where the ridge follows), kernels of one bandwidth (no ARD
+// lengthscales, no leverage selection), and inputs narrow enough that the
+// kept lines stay under kMostInputValues. The state goes into checkpoints
+// (BandwidthFollowState), so a loaded model goes on choosing as it would
+// have.
+#ifndef RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
+#define RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "rffstream/checkpoint.h"
+#include "rffstream/learner.h"
+
+namespace rffstream {
+
+template <class Real>
+class BandwidthFollower {
+ public:
+  // Choices after a start or restart, at the ridge follower's first ones.
+  static constexpr int kChoices = 2;
+  // The candidates are the current width γ times kWiderStep^k (a wider
+  // kernel, which a growing model can often afford) down to kMostWidening,
+  // or else times kNarrowerStep^k up to kMostNarrowing, as long as each
+  // step improves the score.
+  static constexpr double kWiderStep = 0.5;
+  static constexpr double kMostWidening = 0.125;
+  static constexpr double kNarrowerStep = 2.0;
+  static constexpr double kMostNarrowing = 2.0;
+  // Candidates are scored with maps of at most this many features: the
+  // score's cost stays O(n · 512²) for a model of any size.
+  static constexpr int kScoringFeatures = 512;
+  // The least relative gain in the GCV score that changes the width.
+  static constexpr double kMinimumGain = 0.01;
+  // Input values kept at most (32 MiB): wider streams keep their width.
+  static constexpr std::int64_t kMostInputValues = std::int64_t{1} << 22;
+  // The ridges each width is scored with: 1e-8 to 10, a factor √10 apart.
+  static std::vector<double> ScoringRidges();
+
+  // Whether a model of `config` can follow: one bandwidth (gamma), drawn
+  // frequencies that do not depend on data.
+  static bool CanFollow(const LearnerConfig& config);
+
+  // A model of `config` that starts now, or a loaded one's `state`.
+  explicit BandwidthFollower(const LearnerConfig& config, BandwidthFollowState state = Fresh());
+
+  // The warm-up window ended after `samples` (the ridge follower's choices
+  // come at multiples of it): streams too wide to keep stop following.
+  void WindowEnded(std::int64_t samples);
+  // A sample the model learned (its inputs, which the model maps in its
+  // precision, and its targets as it learned them); kept while choices are
+  // left.
+  void Learned(std::span<const double> inputs, std::span<const Real> targets);
+  // The model started over and learned these rows again (drift restart):
+  // they are kept, and the choices come again.
+  void Restarted(std::span<const Real> inputs, std::span<const Real> targets);
+  // At a choice of the ridge follower (`line`: the stream's line, for the
+  // record): the model rebuilt with a better width and the ridge GCV chose
+  // for it, or nothing to change.
+  std::optional<BasicLearner<Real>> MaybeRechoose(std::int64_t line,
+                                                  const BasicLearner<Real>& learner);
+
+  const std::vector<BandwidthFollowState::Change>& changes() const { return state_.changes; }
+  const BandwidthFollowState& state() const { return state_; }
+
+ private:
+  static BandwidthFollowState Fresh() {
+    BandwidthFollowState state;
+    state.choices_left = kChoices;
+    return state;
+  }
+  std::int64_t rows() const {
+    return static_cast<std::int64_t>(state_.inputs.size()) / num_inputs_;
+  }
+  struct Scored {
+    double score = 0;  // GCV's least over the ridges (+infinity: not scored)
+    double ridge = 0;  // where
+  };
+  // The width `gamma` scored with a map of at most kScoringFeatures features.
+  Scored Score(const LearnerConfig& config, double gamma) const;
+  // `learner` with the width `gamma` and the ridge `ridge`, its state set
+  // from the kept lines.
+  std::optional<BasicLearner<Real>> Rebuild(const BasicLearner<Real>& learner, double gamma,
+                                            double ridge) const;
+
+  int num_inputs_;
+  std::vector<double> means_;  // a missing input is kept as its mean (FeatureMap::Map)
+  bool fits_ = true;           // the kept lines fit under kMostInputValues
+  BandwidthFollowState state_;
+};
+
+extern template class BandwidthFollower<float>;
+extern template class BandwidthFollower<double>;
+
+}  // namespace rffstream
+
+#endif  // RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_

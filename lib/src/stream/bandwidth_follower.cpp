@@ -1,0 +1,200 @@
+#include "rffstream/stream/bandwidth_follower.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "Eigen/Dense"
+#include "rffstream/feature_map.h"
+#include "rffstream/ridge_by_gcv.h"
+#include "rffstream/stream/ridge_follower.h"
+
+namespace rffstream {
+namespace {
+
+// The kept lines mapped by `map` (the model's precision, as it maps them),
+// with a column of ones for an intercept: one row each.
+template <class Real>
+Eigen::MatrixXd MappedRows(const BasicFeatureMap<Real>& map, bool intercept,
+                           std::span<const double> inputs) {
+  const Eigen::Index rows = static_cast<Eigen::Index>(inputs.size()) / map.input_dimension();
+  const Eigen::Index features = map.num_features();
+  const std::vector<Real> converted(inputs.begin(), inputs.end());
+  std::vector<Real> mapped(static_cast<std::size_t>(rows * features));
+  map.MapBlock(converted, mapped);
+  Eigen::MatrixXd result(rows, features + (intercept ? 1 : 0));
+  result.leftCols(features) =
+      Eigen::Map<const Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          mapped.data(), rows, features)
+          .template cast<double>();
+  if (intercept) result.col(features).setOnes();
+  return result;
+}
+
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The kept targets, one row of outputs for each of `rows` lines.
+Eigen::Map<const RowMajor> TargetRows(const std::vector<double>& targets, Eigen::Index rows) {
+  return {targets.data(), rows,
+          static_cast<Eigen::Index>(targets.size()) / std::max<Eigen::Index>(rows, 1)};
+}
+
+}  // namespace
+
+template <class Real>
+bool BandwidthFollower<Real>::CanFollow(const LearnerConfig& config) {
+  return config.features.lengthscales.empty() &&
+         config.features.sampler != FrequencySampler::kLeverage && config.loss == Loss::kSquared &&
+         config.forgetting == 1.0;
+}
+
+template <class Real>
+BandwidthFollower<Real>::BandwidthFollower(const LearnerConfig& config, BandwidthFollowState state)
+    : num_inputs_(std::max(config.features.input_dimension, 1)),
+      means_(config.features.input_offset),
+      state_(std::move(state)) {}
+
+template <class Real>
+void BandwidthFollower<Real>::WindowEnded(std::int64_t samples) {
+  std::int64_t last_choice = RidgeFollower<Real>::kFirstMultiple * std::max<std::int64_t>(samples, 1);
+  for (int choice = 1; choice < kChoices; ++choice) last_choice *= RidgeFollower<Real>::kGrowth;
+  fits_ = last_choice <= kMostInputValues / num_inputs_;
+  if (fits_) return;
+  state_.choices_left = 0;
+  state_.inputs = {};
+  state_.targets = {};
+}
+
+template <class Real>
+void BandwidthFollower<Real>::Learned(std::span<const double> inputs,
+                                      std::span<const Real> targets) {
+  if (state_.choices_left == 0) return;
+  for (std::size_t j = 0; j < inputs.size(); ++j) {
+    const double value = static_cast<Real>(inputs[j]);  // as the model maps it
+    state_.inputs.push_back(!std::isnan(value) ? value : means_.empty() ? 0.0 : means_[j]);
+  }
+  state_.targets.insert(state_.targets.end(), targets.begin(), targets.end());
+}
+
+template <class Real>
+void BandwidthFollower<Real>::Restarted(std::span<const Real> inputs,
+                                        std::span<const Real> targets) {
+  if (!fits_) return;
+  state_.inputs.clear();
+  state_.targets.clear();
+  state_.choices_left = kChoices;
+  const auto d = static_cast<std::size_t>(num_inputs_);
+  const std::size_t lines = inputs.size() / d;
+  const std::size_t outputs = lines == 0 ? 0 : targets.size() / lines;
+  std::vector<double> row(d);
+  for (std::size_t line = 0; line < lines; ++line) {
+    std::copy_n(inputs.begin() + static_cast<std::ptrdiff_t>(line * d), d, row.begin());
+    Learned(row, targets.subspan(line * outputs, outputs));
+  }
+}
+
+template <class Real>
+std::vector<double> BandwidthFollower<Real>::ScoringRidges() {
+  std::vector<double> ridges;
+  for (int step = -16; step <= 2; ++step) ridges.push_back(std::pow(10.0, step / 2.0));
+  return ridges;
+}
+
+template <class Real>
+typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(const LearnerConfig& config,
+                                                                        double gamma) const {
+  const Scored unscored{std::numeric_limits<double>::infinity(), config.ridge};
+  FeatureMapConfig features = config.features;
+  features.gamma = gamma;
+  features.num_features = std::min(features.num_features, kScoringFeatures);
+  absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(std::move(features));
+  if (!map.ok()) return unscored;
+  const Eigen::MatrixXd rows = MappedRows(*map, config.intercept, state_.inputs);
+  const Eigen::Map<const RowMajor> targets = TargetRows(state_.targets, rows.rows());
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
+  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();  // either layout
+  const Eigen::MatrixXd sums = rows.transpose() * targets;  // one column of D per output
+  const Eigen::VectorXd squares = targets.colwise().squaredNorm().transpose();
+  absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(
+      std::span<const double>(gram.data(), static_cast<std::size_t>(gram.size())),
+      std::span<const double>(sums.data(), static_cast<std::size_t>(sums.size())),
+      std::span<const double>(squares.data(), static_cast<std::size_t>(squares.size())),
+      rows.rows(), config.ridge, ScoringRidges());
+  if (!choice.ok()) return unscored;
+  return choice->score < choice->current_score ? Scored{choice->score, choice->ridge}
+                                               : Scored{choice->current_score, config.ridge};
+}
+
+template <class Real>
+std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLearner<Real>& learner,
+                                                                   double gamma,
+                                                                   double ridge) const {
+  LearnerConfig config = learner.config();
+  config.features.gamma = gamma;
+  config.ridge = ridge;
+  absl::StatusOr<BasicLearner<Real>> rebuilt = BasicLearner<Real>::Create(std::move(config));
+  if (!rebuilt.ok()) return std::nullopt;
+  const Eigen::MatrixXd rows =
+      MappedRows(rebuilt->feature_map(), rebuilt->config().intercept, state_.inputs);
+  const Eigen::Map<const RowMajor> targets = TargetRows(state_.targets, rows.rows());
+  Eigen::MatrixXd information = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
+  information.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
+  information.triangularView<Eigen::StrictlyUpper>() = information.transpose();
+  information.diagonal().array() += rebuilt->config().ridge;
+  const Eigen::MatrixXd sums = rows.transpose() * targets;
+  typename BasicRls<Real>::InformationForm form;
+  form.information.assign(information.data(), information.data() + information.size());
+  form.target_sums.assign(sums.data(), sums.data() + sums.size());
+  // The noise estimate comes from the a-priori errors of the stream, which
+  // the rebuilt model did not make: it keeps the model's.
+  const BasicRls<Real>& engine = learner.rls();
+  form.noise_sums.assign(engine.noise_sums().begin(), engine.noise_sums().end());
+  form.noise_weight = engine.noise_weight();
+  if (learner.thread_pool() != nullptr) rebuilt->SetThreadPool(learner.thread_pool());
+  if (!rebuilt->SetInformationForm(form, learner.samples_learned()).ok()) return std::nullopt;
+  return std::move(*rebuilt);
+}
+
+template <class Real>
+std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
+    std::int64_t line, const BasicLearner<Real>& learner) {
+  if (state_.choices_left == 0) return std::nullopt;
+  --state_.choices_left;
+  const LearnerConfig& config = learner.config();
+  const double gamma = config.features.gamma;
+  const Scored current = Score(config, gamma);
+  // GCV's score over the width has one least in practice: step from the
+  // current width in the direction that improves, while it does.
+  double best = gamma;
+  Scored best_scored = current;
+  for (const double step : {kWiderStep, kNarrowerStep}) {
+    for (double factor = step; factor >= kMostWidening && factor <= kMostNarrowing;
+         factor *= step) {
+      const Scored scored = Score(config, gamma * factor);
+      if (!(scored.score < best_scored.score)) break;
+      best = gamma * factor;
+      best_scored = scored;
+    }
+    if (best != gamma) break;  // wider helped: narrower is not tried
+  }
+  std::optional<BasicLearner<Real>> rebuilt;
+  // As for the ridge: GCV's curve is flat near its least, and a negligible
+  // gain is no reason to rebuild.
+  if (best != gamma && std::isfinite(current.score) &&
+      best_scored.score < (1 - kMinimumGain) * current.score) {
+    rebuilt = Rebuild(learner, best, best_scored.ridge);
+    if (rebuilt.has_value()) state_.changes.push_back({line, rows(), gamma, best});
+  }
+  if (state_.choices_left == 0) {  // no choice left: the lines are not needed
+    state_.inputs = {};
+    state_.targets = {};
+  }
+  return rebuilt;
+}
+
+template class BandwidthFollower<float>;
+template class BandwidthFollower<double>;
+
+}  // namespace rffstream

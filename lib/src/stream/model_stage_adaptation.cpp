@@ -1,0 +1,67 @@
+// ModelStage's adaptation to the stream: the restarts of drift tracking
+// (alone or with other ranks) and the settings that follow the stream as
+// the model grows.
+#include <utility>
+
+#include "rffstream/stream/model_stage.h"
+
+namespace rffstream {
+
+template <class Real>
+void ModelStage<Real>::RestartOnDrift() {
+  const double ridge = learner_->config().ridge;
+  drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
+  if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
+  if (bandwidth_) bandwidth_->Restarted(drift_->relearned_inputs(), drift_->relearned_targets());
+  if (delta_ != nullptr) RefillDelta();
+}
+
+template <class Real>
+void ModelStage<Real>::RestartWithOtherRanks() {
+  drift_->RestartOnChangeSeenElsewhere(*learner_);
+  ++restarts_with_other_ranks_;
+  RefillDelta();
+}
+
+template <class Real>
+void ModelStage<Real>::RefillDelta() {
+  delta_->Clear();
+  const std::span<const Real> inputs = drift_->relearned_inputs();
+  const std::span<const Real> targets = drift_->relearned_targets();
+  const auto d = static_cast<std::size_t>(learner_->input_dimension());
+  const std::size_t outputs = model_targets_.size();
+  for (std::size_t line = 0; line * d < inputs.size(); ++line) {
+    learner_->MapRow(inputs.subspan(line * d, d), feature_row_);
+    // Under drift tracking β = 1: a sample's clock weighs nothing.
+    delta_->Add(feature_row_, targets.subspan(line * outputs, outputs));
+  }
+}
+
+template <class Real>
+void ModelStage<Real>::FollowSettings(std::int64_t line) {
+  if (!ridge_) return;
+  // The bandwidth is chosen first, at the ridge's first choices; a model
+  // rebuilt with another one comes with its ridge, chosen on the same
+  // lines.
+  if (bandwidth_ && ridge_->DueAfter(0)) {
+    if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_)) {
+      if (before_map_change_) before_map_change_();
+      const double ridge = learner_->config().ridge;
+      *learner_ = *std::move(rebuilt);
+      ridge_->ChosenWithBandwidth(line, ridge, learner_->config().ridge);
+      return;
+    }
+  }
+  ridge_->MaybeRechoose(line, *learner_);
+}
+
+template void ModelStage<float>::RestartOnDrift();
+template void ModelStage<double>::RestartOnDrift();
+template void ModelStage<float>::RestartWithOtherRanks();
+template void ModelStage<double>::RestartWithOtherRanks();
+template void ModelStage<float>::RefillDelta();
+template void ModelStage<double>::RefillDelta();
+template void ModelStage<float>::FollowSettings(std::int64_t);
+template void ModelStage<double>::FollowSettings(std::int64_t);
+
+}  // namespace rffstream

@@ -1,0 +1,167 @@
+// --gamma=auto's later choices (rffstream/stream/bandwidth_follower.h): a
+// kernel too narrow for a grown model is widened, and the rebuilt model is
+// the one a fresh learner of the new width and ridge learns from the same
+// lines (recursive least squares equals batch ridge); the follower's state
+// round-trips through a checkpoint, and files of format 9 have none.
+#include "rffstream/stream/bandwidth_follower.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+#include "tests/checkpoint_fixtures.h"
+
+namespace rffstream {
+namespace {
+
+using namespace rffstream::testing;
+
+// Friedman #1 with 8 inputs (noise uniform on ±0.5), one line a call.
+class Friedman {
+ public:
+  double Next(std::vector<double>& x) {
+    for (double& value : x) value = Uniform();
+    return 10 * std::sin(M_PI * x[0] * x[1]) + 20 * (x[2] - 0.5) * (x[2] - 0.5) + 10 * x[3] +
+           5 * x[4] + (Uniform() - 0.5);
+  }
+
+ private:
+  double Uniform() {
+    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state_ >> 11) * 0x1.0p-53;
+  }
+  std::uint64_t state_ = 77;
+};
+
+LearnerConfig NarrowKernel() {
+  LearnerConfig config;
+  config.features.input_dimension = 8;
+  config.features.num_features = 128;
+  config.features.gamma = 1.0;  // far too narrow for inputs in [0, 1]⁸ and 1024 lines
+  config.features.seed = 5;
+  config.ridge = 1e-3;
+  return config;
+}
+
+TEST_CASE("A kernel too narrow is widened, and the model rebuilt exactly", "[bandwidth_follower]") {
+  absl::StatusOr<Learner> learner = Learner::Create(NarrowKernel());
+  REQUIRE(learner.ok());
+  BandwidthFollower<double> follower(learner->config());
+  follower.WindowEnded(256);
+  Friedman stream;
+  std::vector<double> x(8);
+  std::vector<std::vector<double>> lines;
+  std::vector<double> targets;
+  for (int t = 0; t < 1024; ++t) {
+    const double y = stream.Next(x);
+    (void)learner->Learn(x, y);
+    follower.Learned(x, std::span<const double>(&y, 1));
+    lines.push_back(x);
+    targets.push_back(y);
+  }
+  std::optional<Learner> rebuilt = follower.MaybeRechoose(1024, *learner);
+  REQUIRE(rebuilt.has_value());
+  REQUIRE(follower.changes().size() == 1);
+  const BandwidthFollowState::Change& change = follower.changes().front();
+  CHECK(change.line == 1024);
+  CHECK(change.samples == 1024);
+  CHECK(change.from == 1.0);
+  CHECK(change.to < 1.0);
+  CHECK(rebuilt->config().features.gamma == change.to);
+  CHECK(rebuilt->samples_learned() == 1024);
+  CHECK(rebuilt->updates() == learner->updates());
+  // The reference: a fresh learner of the chosen width and ridge, learning
+  // the same lines one at a time.
+  absl::StatusOr<Learner> reference = Learner::Create(rebuilt->config());
+  REQUIRE(reference.ok());
+  for (std::size_t t = 0; t < lines.size(); ++t) (void)reference->Learn(lines[t], targets[t]);
+  double largest = 0;
+  for (int t = 0; t < 200; ++t) {
+    (void)stream.Next(x);
+    CHECK(rebuilt->Predict(x) == Approx(reference->Predict(x)).epsilon(1e-9).margin(1e-9));
+    largest = std::max(largest, std::abs(reference->Predict(x)));
+  }
+  CHECK(largest > 1);  // the check above compared real predictions
+  // The width that won predicts new lines better than the narrow one.
+  double narrow_error = 0, wide_error = 0;
+  for (int t = 0; t < 500; ++t) {
+    const double y = stream.Next(x);
+    narrow_error += std::pow(learner->Predict(x) - y, 2);
+    wide_error += std::pow(rebuilt->Predict(x) - y, 2);
+  }
+  CHECK(wide_error < 0.8 * narrow_error);
+  // One choice is left: the lines are still kept; after it, no more.
+  CHECK(follower.state().choices_left == 1);
+  CHECK(follower.state().inputs.size() == 1024 * 8);
+  (void)follower.MaybeRechoose(1500, *rebuilt);
+  CHECK(follower.state().choices_left == 0);
+  CHECK(follower.state().inputs.empty());
+  follower.Learned(x, std::span<const double>(targets.data(), 1));
+  CHECK(follower.state().inputs.empty());
+}
+
+TEST_CASE("A stream too wide to keep does not follow, and a restart keeps its lines",
+          "[bandwidth_follower]") {
+  LearnerConfig config = NarrowKernel();
+  BandwidthFollower<float> follower(config);
+  const std::vector<double> x(8, 0.5);
+  const float y = 1;
+  follower.Learned(x, std::span<const float>(&y, 1));
+  // 16 windows of 10⁵ lines of 8 inputs are past kMostInputValues.
+  follower.WindowEnded(100000);
+  CHECK(follower.state().choices_left == 0);
+  CHECK(follower.state().inputs.empty());
+  const std::vector<float> relearned(3 * 8, 0.25f), relearned_targets(3, 2.0f);
+  follower.Restarted(relearned, relearned_targets);
+  CHECK(follower.state().inputs.empty());
+
+  BandwidthFollower<float> narrow(config);
+  narrow.WindowEnded(256);
+  narrow.Restarted(relearned, relearned_targets);
+  CHECK(narrow.state().choices_left == BandwidthFollower<float>::kChoices);
+  CHECK(narrow.state().inputs == std::vector<double>(3 * 8, 0.25));
+  CHECK(narrow.state().targets == std::vector<double>(3, 2.0));
+}
+
+TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
+          "[checkpoint][bandwidth_follower]") {
+  FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
+  CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
+  record.bandwidth_follow.choices_left = 1;
+  record.bandwidth_follow.inputs = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+  record.bandwidth_follow.targets = {1.5, -2.5};
+  record.bandwidth_follow.changes = {{1024, 1024, 0.5, 0.125}};
+  std::stringstream saved;
+  REQUIRE(WriteCheckpoint(saved, fed.learner, record).ok());
+  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(saved, "follow.rff");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->record.bandwidth_follow == record.bandwidth_follow);
+
+  // Lines of another width, a NaN kept, lines kept with no choice left, a
+  // width that is not positive.
+  std::vector<BandwidthFollowState> bad(4, record.bandwidth_follow);
+  bad[0].inputs.pop_back();
+  bad[1].inputs[2] = std::nan("");
+  bad[2].choices_left = 0;
+  bad[3].changes[0].to = 0;
+  for (const BandwidthFollowState& state : bad) {
+    CheckpointRecord bad_record = record;
+    bad_record.bandwidth_follow = state;
+    std::stringstream written;
+    CHECK(absl::IsInvalidArgument(WriteCheckpoint(written, fed.learner, bad_record)));
+  }
+
+  std::string bytes = fed.bytes;
+  RemoveVersion10Fields(bytes);
+  MarkAsVersion(bytes, 9);
+  std::stringstream version_9(bytes);
+  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_9, "v9.rff");
+  REQUIRE(old.ok());
+  CHECK(old->record.bandwidth_follow == BandwidthFollowState());
+  CHECK(old->learner.Predict(Input<double>(61)) == fed.learner.Predict(Input<double>(61)));
+}
+
+}  // namespace
+}  // namespace rffstream
