@@ -74,6 +74,16 @@ struct WarmUpScores {
 };
 
 // What a checkpoint holds besides the model.
+// A setting chosen again as the stream grew: at the stream's `line`, on
+// `samples` samples (0: a drift restart went back to the window's).
+struct SettingChange {
+  std::int64_t line = 0;
+  std::int64_t samples = 0;
+  double from = 0;
+  double to = 0;
+  bool operator==(const SettingChange&) const = default;
+};
+
 // --ridge=auto's later choices (rffstream/stream/ridge_follower.h), kept so
 // that a loaded model goes on choosing as it would have: what they are made
 // on and when the next one comes, and the choices so far. Format 8 on;
@@ -84,13 +94,7 @@ struct RidgeFollowState {
   std::int64_t samples = 0;           // learned since the model's start or restart
   std::int64_t next_choice = 0;       // at this many samples
   std::vector<double> target_squares;  // Σ y² of each output over those samples
-  struct Change {
-    std::int64_t line = 0;
-    std::int64_t samples = 0;  // the samples the choice was made on
-    double from = 0;
-    double to = 0;
-    bool operator==(const Change&) const = default;
-  };
+  using Change = SettingChange;
   std::vector<Change> changes;
   bool operator==(const RidgeFollowState&) const = default;
 };
@@ -116,13 +120,7 @@ struct BandwidthFollowState {
   int choices_left = 0;
   std::vector<double> inputs;
   std::vector<double> targets;
-  struct Change {
-    std::int64_t line = 0;
-    std::int64_t samples = 0;  // the samples the choice was made on
-    double from = 0;
-    double to = 0;
-    bool operator==(const Change&) const = default;
-  };
+  using Change = SettingChange;
   std::vector<Change> changes;
   bool operator==(const BandwidthFollowState&) const = default;
 };

@@ -8,8 +8,9 @@
 // generalized cross-validation on everything it learned
 // (rffstream/ridge_by_gcv.h: the model's information form and the targets'
 // sums of squares, kept here), and set exactly (BasicLearner::SetRidge).
-// Each choice costs O(D³) once; the bandwidth and the standardization stay
-// the window's (they would need the data again). For models of the squared
+// Each choice costs O(D³) once; the standardization stays the window's,
+// and the bandwidth follows from lines kept for it (bandwidth_follower.h).
+// For models of the squared
 // loss with β = 1 (--forget=auto or 1), learning alone (not under mpirun,
 // whose ranks share one model), in either precision. The information form
 // G = A − λI comes from the model's own state, rounded as the model's
