@@ -276,6 +276,13 @@ class StreamingEstimator(BaseEstimator):
         forgot to its prior and learned the last 64 samples again."""
         return self._fitted_engine().drifts()
 
+    @property
+    def settings_changes_(self):
+        """With gamma='auto' and ridge='auto' (the defaults), the choices made
+        again as the model grew, by generalized cross-validation: under
+        "gamma" and "ridge", (sample number, samples chosen on, from, to)."""
+        return self._fitted_engine().settings_changes()
+
     def end_warm_up(self):
         """Builds the model now from the samples the warm-up window holds."""
         self._model_engine()

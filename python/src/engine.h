@@ -173,6 +173,12 @@ class Engine {
     return DetectedDrifts(*estimator_);
   }
 
+  // With gamma and ridge 'auto', their later choices.
+  py::dict SettingsChanges() {
+    const std::unique_lock<std::mutex> lock = Lock();
+    return rffstream::python::SettingsChanges(*estimator_);
+  }
+
   // The running (progressive) metrics of the samples answered.
   py::dict Metrics() {
     const std::unique_lock<std::mutex> lock = Lock();

@@ -86,6 +86,28 @@ py::list DetectedDrifts(const StreamEstimator<Real>& estimator) {
   return drifts;
 }
 
+// The settings chosen again as the model grew: under "gamma" and "ridge",
+// (sample, samples chosen on, from, to) in stream order (samples chosen
+// on 0: a drift restart went back to the window's ridge).
+template <class Real>
+py::dict SettingsChanges(const StreamEstimator<Real>& estimator) {
+  const auto listed = [](const std::vector<SettingChange>& changes) {
+    py::list list;
+    for (const SettingChange& change : changes) {
+      list.append(py::make_tuple(change.line, change.samples, change.from, change.to));
+    }
+    return list;
+  };
+  const ModelStage<Real>& stage = estimator.stage();
+  py::dict changes;
+  changes["gamma"] = stage.bandwidth_follower() != nullptr
+                         ? listed(stage.bandwidth_follower()->changes())
+                         : py::list();
+  changes["ridge"] =
+      stage.ridge_follower() != nullptr ? listed(stage.ridge_follower()->changes()) : py::list();
+  return changes;
+}
+
 // The running (progressive) metrics of the samples answered: of the first
 // target, with several targets each one's under "targets", and the
 // warm-up window's part under "warm_up".
@@ -139,5 +161,7 @@ template py::dict ProgressiveMetrics(const StreamEstimator<float>&);
 template py::dict ProgressiveMetrics(const StreamEstimator<double>&);
 template py::list DetectedDrifts(const StreamEstimator<float>&);
 template py::list DetectedDrifts(const StreamEstimator<double>&);
+template py::dict SettingsChanges(const StreamEstimator<float>&);
+template py::dict SettingsChanges(const StreamEstimator<double>&);
 
 }  // namespace rffstream::python

@@ -31,6 +31,8 @@ template <class Real>
 py::dict ProgressiveMetrics(const StreamEstimator<Real>& estimator);
 template <class Real>
 py::list DetectedDrifts(const StreamEstimator<Real>& estimator);
+template <class Real>
+py::dict SettingsChanges(const StreamEstimator<Real>& estimator);
 
 }  // namespace rffstream::python
 

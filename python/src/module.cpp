@@ -148,6 +148,7 @@ void BindEngine(py::module_& module, const char* name) {
       .def("description", &E::Description)
       .def("metrics", &E::Metrics)
       .def("drifts", &E::Drifts)
+      .def("settings_changes", &E::SettingsChanges)
       .def("take_messages", &E::TakeMessages)
       .def("set_input_keys", &E::SetInputKeys, py::arg("keys"))
       .def_property_readonly("has_model", &E::has_model)

@@ -33,3 +33,18 @@ def test_a_stationary_stream_is_learned_as_with_beta_one(regression_stream):
     auto = rffstream.Regressor(block=1).learn(X, y)
     one = rffstream.Regressor(block=1, forget=1.0).learn(X, y)
     np.testing.assert_array_equal(auto, one)
+
+
+def test_the_width_follows_a_growing_stream():
+    rng = np.random.default_rng(7)
+    X = rng.uniform(0, 1, size=(3000, 8))
+    y = (10 * np.sin(np.pi * X[:, 0] * X[:, 1]) + 20 * (X[:, 2] - 0.5) ** 2 + 10 * X[:, 3]
+         + 5 * X[:, 4] + rng.normal(scale=0.5, size=3000))
+    model = rffstream.Regressor(features=64)
+    model.learn(X, y)
+    changes = model.settings_changes_
+    assert [change[0] for change in changes["gamma"]] == [1024]
+    sample, samples, before, after = changes["gamma"][0]
+    assert samples == 1024 and after < before
+    assert model.model_["gamma"] == after
+    assert rffstream.Regressor(features=64, gamma=0.05).fit(X, y).settings_changes_["gamma"] == []

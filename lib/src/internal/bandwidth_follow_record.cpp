@@ -24,13 +24,7 @@ void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& s
     writer.WriteArray<double>(state.inputs);
     writer.WriteArray<double>(state.targets);
   }
-  writer.Write<std::uint64_t>(state.changes.size());
-  for (const BandwidthFollowState::Change& change : state.changes) {
-    writer.Write(change.line);
-    writer.Write(change.samples);
-    writer.Write(change.from);
-    writer.Write(change.to);
-  }
+  WriteSettingChanges(writer, state.changes);
 }
 
 absl::Status CheckBandwidthFollowState(const BandwidthFollowState& state, const Task& task) {
@@ -77,20 +71,7 @@ absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader
     status = read_lines("bandwidth follow inputs", rows * inputs, state.inputs);
     if (status.ok()) status = read_lines("bandwidth follow targets", rows * outputs, state.targets);
   }
-  std::uint64_t changes = 0;
-  if (status.ok()) status = reader.Read("bandwidth changes", changes);
-  constexpr std::uint64_t kChangeBytes = 4 * 8;
-  if (status.ok() && changes > reader.remaining() / kChangeBytes) {
-    return absl::DataLossError(
-        absl::StrCat(reader.source(), ": truncated: ", changes, " bandwidth changes cannot fit"));
-  }
-  state.changes.resize(status.ok() ? changes : 0);
-  for (BandwidthFollowState::Change& change : state.changes) {
-    if (status.ok()) status = reader.Read("bandwidth change line", change.line);
-    if (status.ok()) status = reader.Read("bandwidth change samples", change.samples);
-    if (status.ok()) status = reader.Read("bandwidth change from", change.from);
-    if (status.ok()) status = reader.Read("bandwidth change to", change.to);
-  }
+  if (status.ok()) status = ReadSettingChanges(reader, "bandwidth", state.changes);
   if (!status.ok()) return status;
   if (absl::Status valid = CheckBandwidthFollowState(state, task); !valid.ok()) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": ", valid.message()));

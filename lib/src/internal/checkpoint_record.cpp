@@ -158,6 +158,38 @@ absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader) {
   return RegressionMetrics(state);
 }
 
+void WriteSettingChanges(ByteWriter& writer, const std::vector<SettingChange>& changes) {
+  writer.Write<std::uint64_t>(changes.size());
+  for (const SettingChange& change : changes) {
+    writer.Write(change.line);
+    writer.Write(change.samples);
+    writer.Write(change.from);
+    writer.Write(change.to);
+  }
+}
+
+absl::Status ReadSettingChanges(ByteReader& reader, const std::string& setting,
+                                std::vector<SettingChange>& changes) {
+  std::uint64_t count = 0;
+  if (absl::Status status = reader.Read(absl::StrCat(setting, " changes"), count); !status.ok()) {
+    return status;
+  }
+  constexpr std::uint64_t kChangeBytes = 4 * 8;
+  if (count > reader.remaining() / kChangeBytes) {
+    return absl::DataLossError(absl::StrCat(reader.source(), ": truncated: ", count, " ", setting,
+                                            " changes cannot fit"));
+  }
+  changes.resize(count);
+  absl::Status status = absl::OkStatus();
+  for (SettingChange& change : changes) {
+    if (status.ok()) status = reader.Read(absl::StrCat(setting, " change line"), change.line);
+    if (status.ok()) status = reader.Read(absl::StrCat(setting, " change samples"), change.samples);
+    if (status.ok()) status = reader.Read(absl::StrCat(setting, " change from"), change.from);
+    if (status.ok()) status = reader.Read(absl::StrCat(setting, " change to"), change.to);
+  }
+  return status;
+}
+
 void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state) {
   writer.Write(state.window_samples);
   if (state.window_samples == 0) return;
@@ -165,13 +197,7 @@ void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state) {
   writer.Write(state.samples);
   writer.Write(state.next_choice);
   writer.WriteArray<double>(state.target_squares);
-  writer.Write<std::uint64_t>(state.changes.size());
-  for (const RidgeFollowState::Change& change : state.changes) {
-    writer.Write(change.line);
-    writer.Write(change.samples);
-    writer.Write(change.from);
-    writer.Write(change.to);
-  }
+  WriteSettingChanges(writer, state.changes);
 }
 
 absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader, int num_outputs) {
@@ -192,20 +218,7 @@ absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader, int nu
   for (double& square : state.target_squares) {
     if (status.ok()) status = reader.Read("ridge follow sum of squares", square);
   }
-  std::uint64_t changes = 0;
-  if (status.ok()) status = reader.Read("ridge follow changes", changes);
-  constexpr std::uint64_t kChangeBytes = 4 * 8;
-  if (status.ok() && changes > reader.remaining() / kChangeBytes) {
-    return absl::DataLossError(
-        absl::StrCat(reader.source(), ": truncated: ", changes, " ridge changes cannot fit"));
-  }
-  state.changes.resize(status.ok() ? changes : 0);
-  for (RidgeFollowState::Change& change : state.changes) {
-    if (status.ok()) status = reader.Read("ridge change line", change.line);
-    if (status.ok()) status = reader.Read("ridge change samples", change.samples);
-    if (status.ok()) status = reader.Read("ridge change from", change.from);
-    if (status.ok()) status = reader.Read("ridge change to", change.to);
-  }
+  if (status.ok()) status = ReadSettingChanges(reader, "ridge", state.changes);
   if (!status.ok()) return status;
   // Counts a stream could reach, far from what their products overflow.
   constexpr std::int64_t kMaxCount = std::int64_t{1} << 56;

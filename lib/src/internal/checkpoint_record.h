@@ -8,6 +8,8 @@
 #define RFFSTREAM_INTERNAL_CHECKPOINT_RECORD_H_
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -29,6 +31,11 @@ void WriteTask(ByteWriter& writer, const Task& task);
 
 void WriteRegressionMetrics(ByteWriter& writer, const RegressionMetrics& metrics);
 [[nodiscard]] absl::StatusOr<RegressionMetrics> ReadRegressionMetrics(ByteReader& reader);
+
+// The choices of a setting that follows the stream (ridge, bandwidth).
+void WriteSettingChanges(ByteWriter& writer, const std::vector<SettingChange>& changes);
+[[nodiscard]] absl::Status ReadSettingChanges(ByteReader& reader, const std::string& setting,
+                                              std::vector<SettingChange>& changes);
 
 // Version 8 on; checked against the task's `num_outputs`.
 void WriteRidgeFollowState(ByteWriter& writer, const RidgeFollowState& state);
