@@ -56,9 +56,10 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
 }
 
 // Removes what version 10 added, for files of version 9 made from new ones:
-// the bandwidth follow state, none (an i32 0 and a u64 0) before the checksum.
+// the bandwidth follow state, none (an i32 0, a double 0 and a u64 0) before
+// the checksum.
 inline void RemoveVersion10Fields(std::string& bytes) {
-  constexpr std::size_t kNoFollowBytes = 12, kChecksumBytes = 4;
+  constexpr std::size_t kNoFollowBytes = 20, kChecksumBytes = 4;
   const std::array<char, kNoFollowBytes> none{};
   REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoFollowBytes, none.data(),
                       kNoFollowBytes) == 0);

@@ -122,8 +122,12 @@ class LearnOutput : public OutcomeSink {
                        scored_verb);
     }
     PrintWarmUpPart();
-    PrintBandwidthChanges();
-    PrintRidgeChanges();
+    if (const BandwidthFollower<Real>* follower = model_->bandwidth_follower()) {
+      PrintSettingChanges("gamma", follower->changes());
+    }
+    if (const RidgeFollower<Real>* follower = model_->ridge_follower()) {
+      PrintSettingChanges("ridge", follower->changes());
+    }
     PrintDrifts();
     if (const BasicLearner<Real>* learner = model.learner();
         learner != nullptr && learner->config().loss == Loss::kHinge &&
@@ -158,30 +162,17 @@ class LearnOutput : public OutcomeSink {
     }
   }
 
-  // What --gamma=auto chose as the model grew (bandwidth_follower.h).
-  void PrintBandwidthChanges() {
-    const BandwidthFollower<Real>* follower = model_->bandwidth_follower();
-    if (follower == nullptr || follower->changes().empty()) return;
-    std::fprintf(log_, "gamma (--gamma=auto) re-chosen by generalized cross-validation:");
-    for (const BandwidthFollowState::Change& change : follower->changes()) {
-      std::fprintf(log_, "%sline %" PRId64 " (%" PRId64 " samples) %g -> %g",
-                   &change == &follower->changes().front() ? " " : "; ", change.line,
-                   change.samples, change.from, change.to);
-    }
-    std::fprintf(log_, "\n");
-  }
-
-  // What --ridge=auto chose as the model grew (ridge_follower.h).
-  void PrintRidgeChanges() {
-    const RidgeFollower<Real>* follower = model_->ridge_follower();
-    if (follower == nullptr || follower->changes().empty()) return;
-    std::fprintf(log_, "ridge (--ridge=auto) re-chosen by generalized cross-validation:");
-    for (const RidgeFollowState::Change& change : follower->changes()) {
+  // What --gamma=auto and --ridge=auto chose as the model grew
+  // (bandwidth_follower.h, ridge_follower.h).
+  void PrintSettingChanges(const char* setting, const std::vector<SettingChange>& changes) {
+    if (changes.empty()) return;
+    std::fprintf(log_, "%s (--%s=auto) re-chosen by generalized cross-validation:", setting,
+                 setting);
+    for (const SettingChange& change : changes) {
       const std::string on = change.samples == 0 ? std::string("drift restart")
                                                  : absl::StrCat(change.samples, " samples");
-      std::fprintf(log_, "%sline %" PRId64 " (%s) %g -> %g",
-                   &change == &follower->changes().front() ? " " : "; ", change.line, on.c_str(),
-                   change.from, change.to);
+      std::fprintf(log_, "%sline %" PRId64 " (%s) %g -> %g", &change == &changes.front() ? " " : "; ",
+                   change.line, on.c_str(), change.from, change.to);
     }
     std::fprintf(log_, "\n");
   }

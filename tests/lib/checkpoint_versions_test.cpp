@@ -201,7 +201,7 @@ TEST_CASE("The drift tracking state round-trips, a version 8 file has none", "[c
   // the lines remembered.
   std::string edited = saved.str();
   const std::int64_t one = 1;
-  std::memcpy(edited.data() + edited.size() - 4 - 12 - 8, &one, 8);
+  std::memcpy(edited.data() + edited.size() - 4 - 20 - 8, &one, 8);
   MarkAsVersion(edited, kCheckpointFormatVersion);
   std::stringstream edited_stream(edited);
   CHECK(absl::IsDataLoss(ReadCheckpoint<double>(edited_stream, "edited.rff").status()));

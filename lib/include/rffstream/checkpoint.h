@@ -112,12 +112,13 @@ struct DriftTrackingState {
 };
 
 // --gamma=auto's later choices (rffstream/stream/bandwidth_follower.h): the
-// lines learned since the model's start or drift restart (`inputs` and
-// `targets` row after row, as the model learned them) while choices are
-// left, and the choices that changed the bandwidth. Format 10 on; none
+// window's width, the lines learned since the model's start or drift
+// restart (`inputs` and `targets` row after row, as the model learned
+// them) while choices are left, and the choices that changed the width. Format 10 on; none
 // (no choices left, no changes) when the bandwidth does not follow.
 struct BandwidthFollowState {
   int choices_left = 0;
+  double window_gamma = 0;  // the window's choice, which a drift restart goes back to
   std::vector<double> inputs;
   std::vector<double> targets;
   using Change = SettingChange;

@@ -19,6 +19,7 @@ constexpr int kMostChoices = 16;
 
 void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& state) {
   writer.Write<std::int32_t>(state.choices_left);
+  writer.Write(state.window_gamma);
   if (state.choices_left > 0) {  // the lines are kept only while choices are left
     writer.Write<std::uint64_t>(state.inputs.size());
     writer.WriteArray<double>(state.inputs);
@@ -37,7 +38,8 @@ absl::Status CheckBandwidthFollowState(const BandwidthFollowState& state, const 
         " line values does not fit lines of ", inputs, " inputs and ", outputs, " targets"));
   }
   bool valid = state.choices_left >= 0 && state.choices_left <= kMostChoices &&
-               (state.choices_left > 0 || rows == 0);
+               (state.choices_left > 0 || rows == 0) && std::isfinite(state.window_gamma) &&
+               state.window_gamma >= 0;
   for (const double value : state.targets) valid = valid && std::isfinite(value);
   // A missing input is kept as the value the feature map reads in its place.
   for (const double value : state.inputs) valid = valid && std::isfinite(value);
@@ -54,6 +56,7 @@ absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader
   std::int32_t choices_left = 0;
   std::uint64_t values = 0;
   absl::Status status = reader.Read("bandwidth follow choices", choices_left);
+  if (status.ok()) status = reader.Read("bandwidth follow window width", state.window_gamma);
   if (status.ok() && choices_left > 0) status = reader.Read("bandwidth follow line values", values);
   if (!status.ok()) return status;
   state.choices_left = choices_left;

@@ -56,7 +56,8 @@ BandwidthFollower<Real>::BandwidthFollower(const LearnerConfig& config, Bandwidt
       state_(std::move(state)) {}
 
 template <class Real>
-void BandwidthFollower<Real>::WindowEnded(std::int64_t samples) {
+void BandwidthFollower<Real>::WindowEnded(std::int64_t samples, double gamma) {
+  state_.window_gamma = gamma;
   std::int64_t last_choice = RidgeFollower<Real>::kFirstMultiple * std::max<std::int64_t>(samples, 1);
   for (int choice = 1; choice < kChoices; ++choice) last_choice *= RidgeFollower<Real>::kGrowth;
   fits_ = last_choice <= kMostInputValues / num_inputs_;
@@ -78,9 +79,10 @@ void BandwidthFollower<Real>::Learned(std::span<const double> inputs,
 }
 
 template <class Real>
-void BandwidthFollower<Real>::Restarted(std::span<const Real> inputs,
-                                        std::span<const Real> targets) {
-  if (!fits_) return;
+std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
+    std::int64_t line, const BasicLearner<Real>& learner, std::span<const Real> inputs,
+    std::span<const Real> targets) {
+  if (!fits_) return std::nullopt;
   state_.inputs.clear();
   state_.targets.clear();
   state_.choices_left = kChoices;
@@ -88,10 +90,16 @@ void BandwidthFollower<Real>::Restarted(std::span<const Real> inputs,
   const std::size_t lines = inputs.size() / d;
   const std::size_t outputs = lines == 0 ? 0 : targets.size() / lines;
   std::vector<double> row(d);
-  for (std::size_t line = 0; line < lines; ++line) {
-    std::copy_n(inputs.begin() + static_cast<std::ptrdiff_t>(line * d), d, row.begin());
-    Learned(row, targets.subspan(line * outputs, outputs));
+  for (std::size_t kept = 0; kept < lines; ++kept) {
+    std::copy_n(inputs.begin() + static_cast<std::ptrdiff_t>(kept * d), d, row.begin());
+    Learned(row, targets.subspan(kept * outputs, outputs));
   }
+  const double gamma = learner.config().features.gamma;
+  if (state_.window_gamma <= 0 || gamma == state_.window_gamma) return std::nullopt;
+  std::optional<BasicLearner<Real>> rebuilt =
+      Rebuild(learner, state_.window_gamma, learner.config().ridge);
+  if (rebuilt.has_value()) state_.changes.push_back({line, 0, gamma, state_.window_gamma});
+  return rebuilt;
 }
 
 template <class Real>

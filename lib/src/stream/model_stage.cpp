@@ -213,7 +213,9 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
 template <class Real>
 void ModelStage<Real>::EndWarmUp() {
   if (ridge_ && learner_) ridge_->WindowEnded(learner_->samples_learned(), learner_->config().ridge);
-  if (bandwidth_ && learner_) bandwidth_->WindowEnded(learner_->samples_learned());
+  if (bandwidth_ && learner_) {
+    bandwidth_->WindowEnded(learner_->samples_learned(), learner_->config().features.gamma);
+  }
   warm_up_.regression = metrics_;
   warm_up_.classified = classification_.count();
   warm_up_.classified_right = classification_.correct();

@@ -12,7 +12,13 @@ void ModelStage<Real>::RestartOnDrift() {
   const double ridge = learner_->config().ridge;
   drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
   if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
-  if (bandwidth_) bandwidth_->Restarted(drift_->relearned_inputs(), drift_->relearned_targets());
+  if (bandwidth_) {
+    if (std::optional<BasicLearner<Real>> rebuilt =
+            bandwidth_->Restarted(drift_->drifts().back().line, *learner_,
+                                  drift_->relearned_inputs(), drift_->relearned_targets())) {
+      ReplaceLearner(*std::move(rebuilt));
+    }
+  }
   if (delta_ != nullptr) RefillDelta();
 }
 
@@ -45,9 +51,8 @@ void ModelStage<Real>::FollowSettings(std::int64_t line) {
   // lines.
   if (bandwidth_ && ridge_->DueAfter(0)) {
     if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_)) {
-      if (before_map_change_) before_map_change_();
       const double ridge = learner_->config().ridge;
-      *learner_ = *std::move(rebuilt);
+      ReplaceLearner(*std::move(rebuilt));
       ridge_->ChosenWithBandwidth(line, ridge, learner_->config().ridge);
       return;
     }
@@ -55,6 +60,14 @@ void ModelStage<Real>::FollowSettings(std::int64_t line) {
   ridge_->MaybeRechoose(line, *learner_);
 }
 
+template <class Real>
+void ModelStage<Real>::ReplaceLearner(BasicLearner<Real> learner) {
+  if (before_map_change_) before_map_change_();
+  *learner_ = std::move(learner);
+}
+
+template void ModelStage<float>::ReplaceLearner(BasicLearner<float>);
+template void ModelStage<double>::ReplaceLearner(BasicLearner<double>);
 template void ModelStage<float>::RestartOnDrift();
 template void ModelStage<double>::RestartOnDrift();
 template void ModelStage<float>::RestartWithOtherRanks();

@@ -25,7 +25,8 @@ absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   // The bandwidth likewise (none before format 10: it keeps its width).
   if (bandwidth_ && ridge_) {
     bandwidth_.emplace(learner_->config(), checkpoint.record.bandwidth_follow);
-    bandwidth_->WindowEnded(ridge_->state().window_samples);
+    bandwidth_->WindowEnded(ridge_->state().window_samples,
+                            checkpoint.record.bandwidth_follow.window_gamma);
   } else {
     bandwidth_.reset();
   }

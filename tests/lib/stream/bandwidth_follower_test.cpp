@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -49,7 +50,7 @@ TEST_CASE("A kernel too narrow is widened, and the model rebuilt exactly", "[ban
   absl::StatusOr<Learner> learner = Learner::Create(NarrowKernel());
   REQUIRE(learner.ok());
   BandwidthFollower<double> follower(learner->config());
-  follower.WindowEnded(256);
+  follower.WindowEnded(256, 1.0);
   Friedman stream;
   std::vector<double> x(8);
   std::vector<std::vector<double>> lines;
@@ -102,27 +103,47 @@ TEST_CASE("A kernel too narrow is widened, and the model rebuilt exactly", "[ban
   CHECK(follower.state().inputs.empty());
 }
 
-TEST_CASE("A stream too wide to keep does not follow, and a restart keeps its lines",
+TEST_CASE("A stream too wide to keep does not follow, and a restart goes back to the window's width",
           "[bandwidth_follower]") {
   LearnerConfig config = NarrowKernel();
+  absl::StatusOr<LearnerF32> window_model = LearnerF32::Create(config);
+  REQUIRE(window_model.ok());
   BandwidthFollower<float> follower(config);
   const std::vector<double> x(8, 0.5);
   const float y = 1;
   follower.Learned(x, std::span<const float>(&y, 1));
   // 16 windows of 10⁵ lines of 8 inputs are past kMostInputValues.
-  follower.WindowEnded(100000);
+  follower.WindowEnded(100000, 1.0);
   CHECK(follower.state().choices_left == 0);
   CHECK(follower.state().inputs.empty());
-  const std::vector<float> relearned(3 * 8, 0.25f), relearned_targets(3, 2.0f);
-  follower.Restarted(relearned, relearned_targets);
+  std::vector<float> relearned(3 * 8), relearned_targets = {2.0f, -1.0f, 0.5f};
+  for (std::size_t i = 0; i < relearned.size(); ++i) relearned[i] = 0.1f * static_cast<float>(i % 7);
+  CHECK(!follower.Restarted(500, *window_model, relearned, relearned_targets).has_value());
   CHECK(follower.state().inputs.empty());
 
+  // A model that had grown a wider kernel goes back to the window's, with
+  // the lines learned again, as a fresh model of that width learns them.
+  config.features.gamma = 0.125;
+  absl::StatusOr<LearnerF32> grown = LearnerF32::Create(config);
+  REQUIRE(grown.ok());
   BandwidthFollower<float> narrow(config);
-  narrow.WindowEnded(256);
-  narrow.Restarted(relearned, relearned_targets);
+  narrow.WindowEnded(256, 1.0);
+  std::optional<LearnerF32> restarted =
+      narrow.Restarted(500, *grown, relearned, relearned_targets);
   CHECK(narrow.state().choices_left == BandwidthFollower<float>::kChoices);
-  CHECK(narrow.state().inputs == std::vector<double>(3 * 8, 0.25));
-  CHECK(narrow.state().targets == std::vector<double>(3, 2.0));
+  CHECK(narrow.state().inputs.size() == relearned.size());
+  CHECK(narrow.state().targets.size() == 3);
+  REQUIRE(restarted.has_value());
+  CHECK(restarted->config().features.gamma == 1.0);
+  REQUIRE(narrow.changes().size() == 1);
+  CHECK(narrow.changes()[0] == SettingChange{500, 0, 0.125, 1.0});
+  for (std::size_t line = 0; line < 3; ++line) {
+    (void)window_model->Learn(std::span<const float>(relearned).subspan(line * 8, 8),
+                              relearned_targets[line]);
+  }
+  const std::vector<float> probe(8, 0.3f);
+  CHECK(restarted->Predict(probe) == Approx(window_model->Predict(probe)).epsilon(1e-4));
+  CHECK(std::abs(window_model->Predict(probe)) > 0.01);
 }
 
 TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
@@ -130,6 +151,7 @@ TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
   FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
   CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
   record.bandwidth_follow.choices_left = 1;
+  record.bandwidth_follow.window_gamma = 0.5;
   record.bandwidth_follow.inputs = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
   record.bandwidth_follow.targets = {1.5, -2.5};
   record.bandwidth_follow.changes = {{1024, 1024, 0.5, 0.125}};
@@ -140,12 +162,13 @@ TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
   CHECK(loaded->record.bandwidth_follow == record.bandwidth_follow);
 
   // Lines of another width, a NaN kept, lines kept with no choice left, a
-  // width that is not positive.
-  std::vector<BandwidthFollowState> bad(4, record.bandwidth_follow);
+  // width that is not positive, a window's width that is not finite.
+  std::vector<BandwidthFollowState> bad(5, record.bandwidth_follow);
   bad[0].inputs.pop_back();
   bad[1].inputs[2] = std::nan("");
   bad[2].choices_left = 0;
   bad[3].changes[0].to = 0;
+  bad[4].window_gamma = std::numeric_limits<double>::infinity();
   for (const BandwidthFollowState& state : bad) {
     CheckpointRecord bad_record = record;
     bad_record.bandwidth_follow = state;

@@ -20,7 +20,8 @@
 // kernel often wants a smaller ridge). For regression with the squared loss and
 // β = 1 (where the ridge follows), kernels of one bandwidth (no ARD
 // lengthscales, no leverage selection), and inputs narrow enough that the
-// kept lines stay under kMostInputValues. The state goes into checkpoints
+// kept lines stay under kMostInputValues. A drift restart goes back to the
+// window's width, and the choices come again. The state goes into checkpoints
 // (BandwidthFollowState), so a loaded model goes on choosing as it would
 // have.
 #ifndef RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
@@ -68,15 +69,21 @@ class BandwidthFollower {
   explicit BandwidthFollower(const LearnerConfig& config, BandwidthFollowState state = Fresh());
 
   // The warm-up window ended after `samples` (the ridge follower's choices
-  // come at multiples of it): streams too wide to keep stop following.
-  void WindowEnded(std::int64_t samples);
+  // come at multiples of it) with the width `gamma`: streams too wide to
+  // keep stop following.
+  void WindowEnded(std::int64_t samples, double gamma);
   // A sample the model learned (its inputs, which the model maps in its
   // precision, and its targets as it learned them); kept while choices are
   // left.
   void Learned(std::span<const double> inputs, std::span<const Real> targets);
-  // The model started over and learned these rows again (drift restart):
-  // they are kept, and the choices come again.
-  void Restarted(std::span<const Real> inputs, std::span<const Real> targets);
+  // The model started over and learned these rows again (drift restart,
+  // at the stream's `line`): they are kept, and the choices come again.
+  // Returns the model rebuilt with the window's width, when it has grown
+  // another (as the ridge goes back to the window's: the restarted model
+  // holds a few lines, and the window chose both for such a model).
+  std::optional<BasicLearner<Real>> Restarted(std::int64_t line, const BasicLearner<Real>& learner,
+                                              std::span<const Real> inputs,
+                                              std::span<const Real> targets);
   // At a choice of the ridge follower (`line`: the stream's line, for the
   // record): the model rebuilt with a better width and the ridge GCV chose
   // for it, or nothing to change.

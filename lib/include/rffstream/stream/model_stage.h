@@ -160,6 +160,9 @@ class ModelStage {
   // After `line` was learned: the bandwidth's and the ridge's later choices
   // when due.
   void FollowSettings(std::int64_t line);
+  // The same model with another feature map (the bandwidth follower's),
+  // in place: whoever maps with the old one stops first.
+  void ReplaceLearner(BasicLearner<Real> learner);
   // The drift tracker's state, its missing inputs filled in.
   DriftTrackingState TrackingStateToSave() const;
 
