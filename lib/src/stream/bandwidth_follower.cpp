@@ -44,7 +44,7 @@ Eigen::Map<const RowMajor> TargetRows(const std::vector<double>& targets, Eigen:
 
 template <class Real>
 bool BandwidthFollower<Real>::CanFollow(const LearnerConfig& config) {
-  return config.features.lengthscales.empty() &&
+  return config.features.lengthscales.empty() && config.features.num_features <= kMostFeatures &&
          config.features.sampler != FrequencySampler::kLeverage && config.loss == Loss::kSquared &&
          config.forgetting == 1.0;
 }
@@ -82,7 +82,9 @@ template <class Real>
 std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
     std::int64_t line, const BasicLearner<Real>& learner, std::span<const Real> inputs,
     std::span<const Real> targets) {
-  if (!fits_) return std::nullopt;
+  // A model that does not follow (too wide a stream, a file of format 9 or
+  // older) keeps not following.
+  if (!fits_ || state_.window_gamma <= 0) return std::nullopt;
   state_.inputs.clear();
   state_.targets.clear();
   state_.choices_left = kChoices;
@@ -115,7 +117,6 @@ typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(const Le
   const Scored unscored{std::numeric_limits<double>::infinity(), config.ridge};
   FeatureMapConfig features = config.features;
   features.gamma = gamma;
-  features.num_features = std::min(features.num_features, kScoringFeatures);
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(std::move(features));
   if (!map.ok()) return unscored;
   const Eigen::MatrixXd rows = MappedRows(*map, config.intercept, state_.inputs);
@@ -171,6 +172,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   if (state_.choices_left == 0) return std::nullopt;
   --state_.choices_left;
   const LearnerConfig& config = learner.config();
+  if (rows() < 2 * config.features.num_features) return NoneLeftAfter(std::nullopt);
   const double gamma = config.features.gamma;
   const Scored current = Score(config, gamma);
   // GCV's score over the width has one least in practice: step from the
@@ -195,6 +197,12 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
     rebuilt = Rebuild(learner, best, best_scored.ridge);
     if (rebuilt.has_value()) state_.changes.push_back({line, rows(), gamma, best});
   }
+  return NoneLeftAfter(std::move(rebuilt));
+}
+
+template <class Real>
+std::optional<BasicLearner<Real>> BandwidthFollower<Real>::NoneLeftAfter(
+    std::optional<BasicLearner<Real>> rebuilt) {
   if (state_.choices_left == 0) {  // no choice left: the lines are not needed
     state_.inputs = {};
     state_.targets = {};

@@ -91,7 +91,9 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
       ++block_lines_remembered_;
     }
-    if (bandwidth_) block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
+    if (bandwidth_ && bandwidth_->keeps_lines()) {
+      block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
+    }
     block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
     block_line_numbers_.push_back(line_number);
     const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
@@ -100,13 +102,17 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     }
     return true;
   }
-  std::span<const Real> row = mapped_row;
+  // The block waiting is learned first (answers stay in input order); it
+  // may change the feature map (a drift restart's width), and with it the
+  // row.
+  const std::int64_t map_changes = map_changes_;
+  if (!FlushBlock(sink)) return false;
+  std::span<const Real> row = map_changes == map_changes_ ? mapped_row : std::span<const Real>();
   if (row.empty()) {
     std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
     learner_->MapRow(converted_inputs_, feature_row_);
     row = feature_row_;
   }
-  if (!FlushBlock(sink)) return false;  // answers stay in input order
   // The variance is that of the prediction made before learning.
   const Real variance =
       settings_.with_variance ? learner_->PredictRowWithVariance(row).variance : Real{0};
@@ -156,7 +162,7 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     if (ridge_ && AllFinite<Real>(priors)) {
       ridge_->Learned(std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
     }
-    if (bandwidth_ && AllFinite<Real>(priors)) {
+    if (!block_lines_inputs_.empty() && AllFinite<Real>(priors)) {
       const auto d = static_cast<std::size_t>(task_.num_inputs());
       bandwidth_->Learned(std::span<const double>(block_lines_inputs_).subspan(s * d, d),
                           std::span<const Real>(block_targets_).subspan(s * outputs, outputs));

@@ -47,8 +47,7 @@ template <class Real>
 void ModelStage<Real>::FollowSettings(std::int64_t line) {
   if (!ridge_) return;
   // The bandwidth is chosen first, at the ridge's first choices; a model
-  // rebuilt with another one comes with its ridge, chosen on the same
-  // lines.
+  // rebuilt with another one comes with its ridge, chosen with it.
   if (bandwidth_ && ridge_->DueAfter(0)) {
     if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_)) {
       const double ridge = learner_->config().ridge;
@@ -64,6 +63,7 @@ template <class Real>
 void ModelStage<Real>::ReplaceLearner(BasicLearner<Real> learner) {
   if (before_map_change_) before_map_change_();
   *learner_ = std::move(learner);
+  ++map_changes_;
 }
 
 template void ModelStage<float>::ReplaceLearner(BasicLearner<float>);

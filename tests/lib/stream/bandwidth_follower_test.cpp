@@ -120,6 +120,12 @@ TEST_CASE("A stream too wide to keep does not follow, and a restart goes back to
   for (std::size_t i = 0; i < relearned.size(); ++i) relearned[i] = 0.1f * static_cast<float>(i % 7);
   CHECK(!follower.Restarted(500, *window_model, relearned, relearned_targets).has_value());
   CHECK(follower.state().inputs.empty());
+  // Nor does a model loaded from a file of format 9 (no state): a restart
+  // does not start it.
+  BandwidthFollower<float> loaded(config, BandwidthFollowState());
+  loaded.WindowEnded(256, loaded.state().window_gamma);
+  CHECK(!loaded.Restarted(500, *window_model, relearned, relearned_targets).has_value());
+  CHECK(!loaded.keeps_lines());
 
   // A model that had grown a wider kernel goes back to the window's, with
   // the lines learned again, as a fresh model of that width learns them.

@@ -5,25 +5,31 @@
 // of thousands of samples is often better served by a wider kernel (a
 // smoother fit that more data can pin down). Choosing the width again needs
 // the data, so this keeps the lines the model learned since it started (or
-// since a drift restart) until its last choice: at the ridge follower's
-// first two choices (4 and 16 times the window's lines), candidate widths
-// γ' from γ · {1/8, 1/4, 1/2, 1, 2} are scored by generalized
-// cross-validation (rffstream/ridge_by_gcv.h, the least score over the
-// ridges) on those lines, mapped by a feature map of that width with at
-// most kScoringFeatures features. When the best beats the current width's
-// score by more than kMinimumGain, the model is rebuilt exactly with the
-// new width and that score's ridge λ: its information form λI + Σ zzᵀ and
-// Σ z y from the kept lines mapped anew (its counts and noise estimate
-// carried over), as if it had learned every line so. The scores come from
-// the lines themselves, not from the model's state, so the ridges go down
-// to 1e-8 (ScoringRidges), below the ridge follower's least (a wider
-// kernel often wants a smaller ridge). For regression with the squared loss and
-// β = 1 (where the ridge follows), kernels of one bandwidth (no ARD
-// lengthscales, no leverage selection), and inputs narrow enough that the
-// kept lines stay under kMostInputValues. A drift restart goes back to the
-// window's width, and the choices come again. The state goes into checkpoints
-// (BandwidthFollowState), so a loaded model goes on choosing as it would
-// have.
+// since a drift restart) until its last choice.
+//
+// At the ridge follower's first two choices (4 and 16 times the window's
+// lines), candidate widths γ' from γ · {1/8, 1/4, 1/2, 1, 2} are scored by
+// generalized cross-validation (rffstream/ridge_by_gcv.h; the least score
+// over ridges from 1e-8 to 10) of the model's own map at that width (the
+// same draws, scaled) on those lines. The scores come from the lines
+// themselves, not from the model's state, so they reach below the ridge
+// follower's least ridge (a wider kernel often wants a smaller one). A
+// choice needs at least twice as many lines as features: with fewer the
+// fits nearly interpolate, and the scores are rounding noise.
+//
+// When the best width beats the current one's score by more than
+// kMinimumGain, the model is rebuilt exactly with it and its score's ridge
+// λ: its information form λI + Σ zzᵀ and Σ z y from the kept lines mapped
+// anew (its counts and noise estimate carried over), as if it had learned
+// every line so. A drift restart goes back to the window's width (as to
+// its ridge), and the choices come again.
+//
+// For regression with the squared loss and β = 1 (where the ridge
+// follows), kernels of one bandwidth (no ARD lengthscales, no leverage
+// selection), models of at most kMostFeatures features (each candidate
+// costs an eigendecomposition of a D × D Gram matrix), and inputs narrow
+// enough that the kept lines stay under kMostInputValues. The state goes into checkpoints (BandwidthFollowState),
+// so a loaded model goes on choosing as it would have.
 #ifndef RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
 #define RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
 
@@ -51,9 +57,6 @@ class BandwidthFollower {
   static constexpr double kMostWidening = 0.125;
   static constexpr double kNarrowerStep = 2.0;
   static constexpr double kMostNarrowing = 2.0;
-  // Candidates are scored with maps of at most this many features: the
-  // score's cost stays O(n · 512²) for a model of any size.
-  static constexpr int kScoringFeatures = 512;
   // The least relative gain in the GCV score that changes the width.
   static constexpr double kMinimumGain = 0.01;
   // Input values kept at most (32 MiB): wider streams keep their width.
@@ -62,8 +65,14 @@ class BandwidthFollower {
   static std::vector<double> ScoringRidges();
 
   // Whether a model of `config` can follow: one bandwidth (gamma), drawn
-  // frequencies that do not depend on data.
+  // frequencies that do not depend on data, at most kMostFeatures features.
+  // (Scoring a wider model's candidates with maps of fewer features was
+  // tried: on a Friedman stream of 16 inputs at D = 1024, the 512-feature
+  // scores chose a kernel 8 times wider, whose progressive MSE was 15 %
+  // above the window's width's: fewer features favour wider kernels.)
   static bool CanFollow(const LearnerConfig& config);
+  static constexpr int kMostFeatures = 512;
+
 
   // A model of `config` that starts now, or a loaded one's `state`.
   explicit BandwidthFollower(const LearnerConfig& config, BandwidthFollowState state = Fresh());
@@ -90,6 +99,8 @@ class BandwidthFollower {
   std::optional<BasicLearner<Real>> MaybeRechoose(std::int64_t line,
                                                   const BasicLearner<Real>& learner);
 
+  // Whether learned samples are kept (choices are left).
+  bool keeps_lines() const { return state_.choices_left > 0; }
   const std::vector<BandwidthFollowState::Change>& changes() const { return state_.changes; }
   const BandwidthFollowState& state() const { return state_; }
 
@@ -106,8 +117,10 @@ class BandwidthFollower {
     double score = 0;  // GCV's least over the ridges (+infinity: not scored)
     double ridge = 0;  // where
   };
-  // The width `gamma` scored with a map of at most kScoringFeatures features.
+  // The width `gamma` scored with the model's map at that width.
   Scored Score(const LearnerConfig& config, double gamma) const;
+  // A choice made: the kept lines are dropped when it was the last.
+  std::optional<BasicLearner<Real>> NoneLeftAfter(std::optional<BasicLearner<Real>> rebuilt);
   // `learner` with the width `gamma` and the ridge `ridge`, its state set
   // from the kept lines.
   std::optional<BasicLearner<Real>> Rebuild(const BasicLearner<Real>& learner, double gamma,

@@ -178,6 +178,7 @@ class ModelStage {
   std::optional<RidgeFollower<Real>> ridge_;
   std::optional<BandwidthFollower<Real>> bandwidth_;
   std::function<void()> before_map_change_;
+  std::int64_t map_changes_ = 0;  // ReplaceLearner's calls
   std::int64_t drift_restarts_before_ = 0;  // a loaded model's
   std::int64_t restarts_with_other_ranks_ = 0;
   std::int64_t predicted_only_ = 0;
@@ -197,7 +198,7 @@ class ModelStage {
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<std::int64_t> block_line_numbers_;
-  std::vector<double> block_lines_inputs_;  // for the bandwidth follower
+  std::vector<double> block_lines_inputs_;  // while the bandwidth follower keeps lines
   // The block's lines drift tracking remembers: not learned until the block is.
   int block_lines_remembered_ = 0;
   std::vector<Real> block_priors_;
