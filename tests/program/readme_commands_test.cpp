@@ -26,12 +26,14 @@ std::string ShellBlockAfter(const std::string& heading) {
   return readme.substr(start + opening.size(), end - start - opening.size());
 }
 
-// Runs `script` with bash in `dir`, the app's directory first on the PATH.
+// Runs `script` with bash in `dir`, the app's directory first on the PATH
+// (stopped after 10 minutes: a guard against a hang, long enough for the
+// sanitizers' build).
 RunResult RunShell(const TempDir& dir, const std::string& script) {
   std::ofstream(dir.File("example.sh")) << "set -e -o pipefail\n" << script;
   const std::string app_dir = std::filesystem::path(RFFSTREAM_APP_PATH).parent_path().string();
   const std::string command = "cd " + dir.path().string() + " && PATH=" + app_dir +
-                              ":$PATH timeout 120 bash example.sh > out 2> err";
+                              ":$PATH timeout 600 bash example.sh > out 2> err";
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
