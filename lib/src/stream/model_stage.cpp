@@ -69,38 +69,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
                                std::span<const double> targets, OutcomeSink& sink) {
   const bool learns = labelled && settings_.learns;
   if (learns && settings_.block_size > 1) {
-    // With threads, a block keeps its inputs: LearnBlock maps them on the
-    // pool's threads. (A data-parallel run's deltas need the rows.)
-    // Chosen at a block's first line, so that a block never mixes the two.
-    const bool keeps_inputs = block_line_numbers_.empty()
-                                  ? learner_->thread_pool() != nullptr && delta_ == nullptr
-                                  : !block_inputs_.empty();
-    if (keeps_inputs) {
-      block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
-    } else {
-      block_rows_.insert(block_rows_.end(), mapped_row.begin(), mapped_row.end());
-      if (mapped_row.empty()) {
-        std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
-        learner_->MapRow(converted_inputs_, feature_row_);
-        block_rows_.insert(block_rows_.end(), feature_row_.begin(), feature_row_.end());
-      }
-    }
-    block_targets_.resize(block_targets_.size() + model_targets_.size());
-    EncodeTargets<Real>(task_, targets,
-                        std::span<Real>(block_targets_).last(model_targets_.size()));
-    if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
-      ++block_lines_remembered_;
-    }
-    if (bandwidth_ && bandwidth_->keeps_lines()) {
-      block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
-    }
-    block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
-    block_line_numbers_.push_back(line_number);
-    const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
-    if (pending == settings_.block_size || (ridge_ && ridge_->DueAfter(pending))) {
-      return FlushBlock(sink);
-    }
-    return true;
+    return QueueForBlock(line_number, inputs, mapped_row, targets, sink);
   }
   // The block waiting is learned first (answers stay in input order); it
   // may change the feature map (a drift restart's width), and with it the
@@ -132,6 +101,44 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (!AllFinite<Real>(priors_)) return Refuse(line_number, sink);
   return Answer(line_number, priors_, variance, labelled ? targets : std::span<const double>(),
                 sink);
+}
+
+template <class Real>
+bool ModelStage<Real>::QueueForBlock(std::int64_t line_number, std::span<const double> inputs,
+                                     std::span<const Real> mapped_row,
+                                     std::span<const double> targets, OutcomeSink& sink) {
+  // With threads, a block keeps its inputs: LearnBlock maps them on the
+  // pool's threads. (A data-parallel run's deltas need the rows.)
+  // Chosen at a block's first line, so that a block never mixes the two.
+  const bool keeps_inputs = block_line_numbers_.empty()
+                                ? learner_->thread_pool() != nullptr && delta_ == nullptr
+                                : !block_inputs_.empty();
+  if (keeps_inputs) {
+    block_inputs_.insert(block_inputs_.end(), inputs.begin(), inputs.end());
+  } else {
+    block_rows_.insert(block_rows_.end(), mapped_row.begin(), mapped_row.end());
+    if (mapped_row.empty()) {
+      std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
+      learner_->MapRow(converted_inputs_, feature_row_);
+      block_rows_.insert(block_rows_.end(), feature_row_.begin(), feature_row_.end());
+    }
+  }
+  block_targets_.resize(block_targets_.size() + model_targets_.size());
+  EncodeTargets<Real>(task_, targets,
+                      std::span<Real>(block_targets_).last(model_targets_.size()));
+  if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
+    ++block_lines_remembered_;
+  }
+  if (bandwidth_ && bandwidth_->keeps_lines()) {
+    block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
+  }
+  block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
+  block_line_numbers_.push_back(line_number);
+  const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
+  if (pending == settings_.block_size || (ridge_ && ridge_->DueAfter(pending))) {
+    return FlushBlock(sink);
+  }
+  return true;
 }
 
 template <class Real>

@@ -153,6 +153,11 @@ class ModelStage {
   bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
               std::span<const double> labels, OutcomeSink& sink);
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
+  // A labelled line joins the block being gathered (learned once full, or
+  // when a later choice of the ridge falls due there).
+  bool QueueForBlock(std::int64_t line_number, std::span<const double> inputs,
+                     std::span<const Real> mapped_row, std::span<const double> targets,
+                     OutcomeSink& sink);
   // The drift tracker's restart, which the ridge's sums follow.
   void RestartOnDrift();
   // A data-parallel rank's delta after a restart: the lines learned again.
