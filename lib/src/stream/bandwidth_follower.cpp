@@ -34,10 +34,30 @@ Eigen::MatrixXd MappedRows(const BasicFeatureMap<Real>& map, bool intercept,
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// The kept targets, one row of outputs for each of `rows` lines.
-Eigen::Map<const RowMajor> TargetRows(const std::vector<double>& targets, Eigen::Index rows) {
-  return {targets.data(), rows,
-          static_cast<Eigen::Index>(targets.size()) / std::max<Eigen::Index>(rows, 1)};
+// Ridge regression's sums over the kept lines mapped by `map`: G = Σ z zᵀ
+// (full, symmetric), b = Σ z y (a column of D per output) and Σ y².
+struct LineSums {
+  Eigen::MatrixXd gram;
+  Eigen::MatrixXd target_sums;
+  Eigen::VectorXd target_squares;
+  Eigen::Index lines = 0;
+};
+
+template <class Real>
+LineSums SumsOverLines(const BasicFeatureMap<Real>& map, bool intercept,
+                       const BandwidthFollowState& state) {
+  const Eigen::MatrixXd rows = MappedRows(map, intercept, state.inputs);
+  const Eigen::Map<const RowMajor> targets(
+      state.targets.data(), rows.rows(),
+      static_cast<Eigen::Index>(state.targets.size()) / std::max<Eigen::Index>(rows.rows(), 1));
+  LineSums sums;
+  sums.gram = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
+  sums.gram.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
+  sums.gram.triangularView<Eigen::StrictlyUpper>() = sums.gram.transpose();
+  sums.target_sums = rows.transpose() * targets;
+  sums.target_squares = targets.colwise().squaredNorm().transpose();
+  sums.lines = rows.rows();
+  return sums;
 }
 
 }  // namespace
@@ -97,7 +117,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
     Learned(row, targets.subspan(kept * outputs, outputs));
   }
   const double gamma = learner.config().features.gamma;
-  if (state_.window_gamma <= 0 || gamma == state_.window_gamma) return std::nullopt;
+  if (gamma == state_.window_gamma) return std::nullopt;
   std::optional<BasicLearner<Real>> rebuilt =
       Rebuild(learner, state_.window_gamma, learner.config().ridge);
   if (rebuilt.has_value()) state_.changes.push_back({line, 0, gamma, state_.window_gamma});
@@ -119,18 +139,14 @@ typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(const Le
   features.gamma = gamma;
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(std::move(features));
   if (!map.ok()) return unscored;
-  const Eigen::MatrixXd rows = MappedRows(*map, config.intercept, state_.inputs);
-  const Eigen::Map<const RowMajor> targets = TargetRows(state_.targets, rows.rows());
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
-  gram.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
-  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();  // either layout
-  const Eigen::MatrixXd sums = rows.transpose() * targets;  // one column of D per output
-  const Eigen::VectorXd squares = targets.colwise().squaredNorm().transpose();
+  const LineSums sums = SumsOverLines(*map, config.intercept, state_);
   absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(
-      std::span<const double>(gram.data(), static_cast<std::size_t>(gram.size())),
-      std::span<const double>(sums.data(), static_cast<std::size_t>(sums.size())),
-      std::span<const double>(squares.data(), static_cast<std::size_t>(squares.size())),
-      rows.rows(), config.ridge, ScoringRidges());
+      std::span<const double>(sums.gram.data(), static_cast<std::size_t>(sums.gram.size())),
+      std::span<const double>(sums.target_sums.data(),
+                              static_cast<std::size_t>(sums.target_sums.size())),
+      std::span<const double>(sums.target_squares.data(),
+                              static_cast<std::size_t>(sums.target_squares.size())),
+      sums.lines, config.ridge, ScoringRidges());
   if (!choice.ok()) return unscored;
   return choice->score < choice->current_score ? Scored{choice->score, choice->ridge}
                                                : Scored{choice->current_score, config.ridge};
@@ -145,17 +161,12 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLe
   config.ridge = ridge;
   absl::StatusOr<BasicLearner<Real>> rebuilt = BasicLearner<Real>::Create(std::move(config));
   if (!rebuilt.ok()) return std::nullopt;
-  const Eigen::MatrixXd rows =
-      MappedRows(rebuilt->feature_map(), rebuilt->config().intercept, state_.inputs);
-  const Eigen::Map<const RowMajor> targets = TargetRows(state_.targets, rows.rows());
-  Eigen::MatrixXd information = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
-  information.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
-  information.triangularView<Eigen::StrictlyUpper>() = information.transpose();
-  information.diagonal().array() += rebuilt->config().ridge;
-  const Eigen::MatrixXd sums = rows.transpose() * targets;
+  LineSums sums = SumsOverLines(rebuilt->feature_map(), rebuilt->config().intercept, state_);
+  sums.gram.diagonal().array() += rebuilt->config().ridge;  // the information form λI + G
   typename BasicRls<Real>::InformationForm form;
-  form.information.assign(information.data(), information.data() + information.size());
-  form.target_sums.assign(sums.data(), sums.data() + sums.size());
+  form.information.assign(sums.gram.data(), sums.gram.data() + sums.gram.size());
+  form.target_sums.assign(sums.target_sums.data(),
+                          sums.target_sums.data() + sums.target_sums.size());
   // The noise estimate comes from the a-priori errors of the stream, which
   // the rebuilt model did not make: it keeps the model's.
   const BasicRls<Real>& engine = learner.rls();
