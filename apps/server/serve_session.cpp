@@ -213,6 +213,26 @@ std::string Drifts(const ModelStage<Real>& model) {
                       lines, " memory_lines ", drift->lines_since_restart());
 }
 
+// The model's kernel width and ridge now, and how often --gamma=auto and
+// --ridge=auto re-chose them as the stream grew; for !stats.
+template <class Real>
+std::string Settings(const ModelStage<Real>& model) {
+  const BasicLearner<Real>* learner = model.learner();
+  if (learner == nullptr) return "";
+  std::string settings;
+  if (learner->config().features.lengthscales.empty()) {
+    absl::StrAppend(&settings, " gamma ", ShortestNumber(learner->config().features.gamma));
+  }
+  absl::StrAppend(&settings, " ridge ", ShortestNumber(learner->config().ridge));
+  if (const BandwidthFollower<Real>* follower = model.bandwidth_follower()) {
+    absl::StrAppend(&settings, " gamma_changes ", follower->changes().size());
+  }
+  if (const RidgeFollower<Real>* follower = model.ridge_follower()) {
+    absl::StrAppend(&settings, " ridge_changes ", follower->changes().size());
+  }
+  return settings;
+}
+
 }  // namespace
 
 template <class Real>
@@ -242,7 +262,8 @@ std::string ServeSession<Real>::Control(std::string_view command) {
                                                " warm_up_accuracy ", ShortestNumber(window.accuracy()))
                                 : std::string();
       return absl::StrCat("samples ", metrics.count(), " accuracy ", ShortestNumber(metrics.accuracy()),
-                          warm_up, Drifts(model), updates, confusion, connections);
+                          warm_up, Drifts(model), Settings(model), updates, confusion,
+                          connections);
     }
     const RegressionMetrics& metrics = model.metrics();
     const RegressionMetrics& window = model.warm_up().regression;
@@ -252,7 +273,8 @@ std::string ServeSession<Real>::Control(std::string_view command) {
                            : std::string();
     return absl::StrCat("samples ", metrics.count(), " mse ", ShortestNumber(metrics.mean_squared_error()),
                         " mae ", ShortestNumber(metrics.mean_absolute_error()), " r2 ",
-                        ShortestNumber(metrics.r_squared()), warm_up, Drifts(model), connections);
+                        ShortestNumber(metrics.r_squared()), warm_up, Drifts(model), Settings(model),
+                        connections);
   }
   if (command == "save") {
     const absl::Status status = Save();

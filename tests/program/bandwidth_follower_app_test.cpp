@@ -2,12 +2,14 @@
 // the kernel's width chosen again by generalized cross-validation at 4 times
 // the window's lines, shown in the summary and saved with the model; a
 // model saved before its last choice goes on choosing after `learn --load`
-// as if the stream had not been cut; not when the width was given.
+// as if the stream had not been cut; not when the width was given; `serve`
+// chooses as `learn` does and shows it in `!stats`.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "tests/app_process.h"
+#include "tests/serve_process.h"
 #include "tests/temp_dir.h"
 
 namespace {
@@ -61,6 +63,37 @@ TEST_CASE("The bandwidth is chosen again as the stream grows, and a loaded model
   const RunResult given = RunApp("learn --features=64 --gamma=0.05", csv);
   CHECK(given.exit_code == 0);
   CHECK(GammaLine(given.err).empty());
+}
+
+// The value after `key ` in a `!stats` answer ("samples 5 mse 0.1 ...").
+std::string StatsField(const std::string& stats, const std::string& key) {
+  const std::size_t at = stats.find(" " + key + " ");
+  if (at == std::string::npos) return "";
+  const std::size_t value = at + key.size() + 2;
+  return stats.substr(value, stats.find(' ', value) - value);
+}
+
+TEST_CASE("serve chooses the bandwidth again as learn does, and !stats shows it",
+          "[app][bandwidth_follower][serve]") {
+  const std::string csv = FriedmanCsv(1100, 8);
+  const RunResult learned = RunApp("learn --features=64", csv);
+  REQUIRE(learned.exit_code == 0);
+  const std::string line = GammaLine(learned.err);
+  REQUIRE(line.find(": line 1024 (1024 samples) ") != std::string::npos);
+  TempDir dir;
+  ServerProcess server(dir, {"--features=64"});
+  Client client(server.port());
+  client.Send(csv + "!stats\n");
+  const std::vector<std::string> answers = client.ReadLines(1101);
+  REQUIRE(answers.size() == 1101);
+  const std::string& stats = answers.back();
+  INFO(stats);
+  CHECK(StatsField(stats, "gamma_changes") == "1");
+  CHECK(std::stod(StatsField(stats, "gamma")) ==
+        Approx(std::stod(line.substr(line.rfind("-> ") + 3))).epsilon(1e-5));
+  CHECK(!StatsField(stats, "ridge").empty());
+  CHECK(!StatsField(stats, "ridge_changes").empty());
+  CHECK(server.Terminate() == 0);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 //   w(r) = (G + rI)⁻¹ b,   RSS(r) = Σ y² − 2 wᵀb + wᵀGw,   df(r) = tr(G (G + rI)⁻¹),
 //   GCV(r) = n · RSS(r) / (n − df(r))²,   summed over the outputs,
 //
-// all from one eigendecomposition of G (O(D³) once, O(D) a candidate). A
+// all from one reduction of G to tridiagonal form T = QᵀGQ and T's
+// eigenvalues (O(D³) once; no eigenvectors), then O(D) a candidate and
+// output: df from the eigenvalues, w in T's basis by one tridiagonal solve. A
 // window of 256 lines picks the ridge a 256-sample model needs; a stream
 // 4 or 16 times longer needs less (rffstream's --ridge=auto re-chooses it
 // so, rffstream/stream/ridge_follower.h).
@@ -41,7 +43,7 @@ std::vector<double> RidgeCandidates();
 // `gram`: G, D × D row-major (symmetric); `target_sums`: b of each output,
 // outputs runs of D; `target_squares`: Σ y² of each output; `samples`: n.
 // Errors: sizes that do not fit, n < 2, numbers that are not finite, an
-// eigendecomposition that does not converge, no candidate with n > df.
+// eigenvalue iteration that does not converge, no candidate with n > df.
 [[nodiscard]] absl::StatusOr<RidgeChoice> ChooseRidgeByGcv(std::span<const double> gram,
                                                           std::span<const double> target_sums,
                                                           std::span<const double> target_squares,
