@@ -66,11 +66,14 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
   return absl::OkStatus();
 }
 
-// Rank 0's model, the start of every other rank: its metrics are rank 0's.
+// Rank 0's model, the start of every other rank: its metrics are rank 0's;
+// the ridge follower's sums are where every rank's count starts from.
 template <class Real>
 BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
   const Task& task = checkpoint.record.task;
-  checkpoint.record = CheckpointRecord{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}};
+  CheckpointRecord record{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}};
+  record.ridge_follow = std::move(checkpoint.record.ridge_follow);
+  checkpoint.record = std::move(record);
   return checkpoint;
 }
 

@@ -27,6 +27,13 @@
 // the last total. So after it the model is the prior plus, from each rank,
 // its lines since its own restart (or its last remembered lines, for a rank
 // that saw no change itself).
+//
+// --ridge=auto (rffstream/stream/ridge_follower.h): each rank's follower
+// counts its own samples and targets' squares; a merge sums them with the
+// rest, and when a choice has fallen due for the merged sample count, GCV
+// chooses on the merged sums, which are exact (rank 0's choice, for every
+// rank), and the total takes the new ridge. So the ridge follows as in one
+// process, at the merges instead of at 4, 16, 64, ... times the window.
 #ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 #define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 
@@ -34,12 +41,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "commands/mpi_world.h"
 #include "rffstream/information_delta.h"
+#include "rffstream/ridge_by_gcv.h"
 #include "rffstream/rls.h"
 #include "rffstream/stream/stream_pipeline.h"
 
@@ -66,7 +75,12 @@ class InformationDeltaSync {
     total_ = *std::move(total);
     samples_ = learner.samples_learned();
     clock_ = samples_;  // the base learned the window's lines, one clock tick each
+    clock_offset_ = clock_offset;
     pipeline.mutable_model().TrackInformation(&delta_, clock_offset, dealt);
+    if (const RidgeFollower<Real>* follower = pipeline.model().ridge_follower()) {
+      follower_samples_ = follower->state().samples;
+      follower_squares_ = follower->state().target_squares;
+    }
     const DriftTracker<Real>* drift = pipeline.model().drift();
     drifts_at_merge_ = drift != nullptr ? drift->drifts().size() : 0;
   }
@@ -88,8 +102,12 @@ class InformationDeltaSync {
     const auto start = std::chrono::steady_clock::now();
     ModelStage<Real>& model = pipeline.mutable_model();
     BasicLearner<Real>& learner = *model.mutable_learner();
-    if (absl::Status restarted = RestartIfAnyRankDid(model, world); !restarted.ok()) {
-      return restarted;
+    absl::StatusOr<bool> restarted = RestartIfAnyRankDid(model, world);
+    if (!restarted.ok()) return restarted.status();
+    // After a restart every rank's follower counts from its restart.
+    if (*restarted) {
+      follower_samples_ = 0;
+      std::fill(follower_squares_.begin(), follower_squares_.end(), 0.0);
     }
     const BasicRls<Real>& rls = learner.rls();
     const std::int64_t clock = static_cast<std::int64_t>(
@@ -108,6 +126,13 @@ class InformationDeltaSync {
                          local_decay * total_.noise_sums[output]);
     }
     message_.push_back(static_cast<double>(rls.noise_weight()) - local_decay * total_.noise_weight);
+    RidgeFollower<Real>* follower = model.mutable_ridge_follower();
+    if (follower != nullptr) {
+      message_.push_back(static_cast<double>(follower->state().samples - follower_samples_));
+      for (std::size_t output = 0; output < follower_squares_.size(); ++output) {
+        message_.push_back(follower->state().target_squares[output] - follower_squares_[output]);
+      }
+    }
     message_.push_back(active ? 1.0 : 0.0);
     world.Sum(message_);
     const std::size_t information = total_.information.size();
@@ -128,9 +153,18 @@ class InformationDeltaSync {
     std::size_t at = information + targets + 1;
     for (double& noise : total_.noise_sums) noise += message_[at++];
     total_.noise_weight += message_[at++];
+    std::optional<double> ridge;
+    if (follower != nullptr) {
+      follower_samples_ += static_cast<std::int64_t>(message_[at++]);
+      for (double& squares : follower_squares_) squares += message_[at++];
+      follower->SetSums(follower_samples_, follower_squares_);
+      if (follower->DueAfter(0)) ridge = ChooseRidge(*follower, learner.config().ridge, world);
+    }
     const bool any_active = message_[at] > 0;
     delta_.Clear();
-    if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
+    if (absl::Status set = learner.SetInformationForm(total_, samples_, ridge); !set.ok()) {
+      return set;
+    }
     ++merges_;
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return any_active;
@@ -143,15 +177,32 @@ class InformationDeltaSync {
   double seconds() const { return seconds_; }
 
  private:
+  // GCV's ridge for the merged total, whose λI gives way to it: rank 0's
+  // choice (every rank scores the same sums, but a near tie must not split
+  // them). Every rank calls it at the same merges (one collective).
+  double ChooseRidge(RidgeFollower<Real>& follower, double ridge, const MpiWorld& world) {
+    const auto dimension = static_cast<std::size_t>(std::llround(std::sqrt(total_.information.size())));
+    std::vector<double> gram = total_.information;
+    for (std::size_t i = 0; i < dimension; ++i) gram[i * dimension + i] -= ridge;
+    // The merged sums are exact: every candidate can be judged.
+    const double best = follower.BestRidge(gram, total_.target_sums, ridge, RidgeCandidates());
+    const double chosen = world.Max(world.rank() == 0 ? best : 0.0);
+    follower.Chose(clock_ + clock_offset_, ridge, chosen);
+    for (std::size_t i = 0; i < dimension; ++i) {
+      total_.information[i * dimension + i] += chosen - ridge;
+    }
+    return chosen;
+  }
+
   // When any rank restarted on a change since the last merge, every other
-  // rank restarts too and the total goes back to the prior. Every rank
-  // calls it at every merge (one collective).
-  absl::Status RestartIfAnyRankDid(ModelStage<Real>& model, const MpiWorld& world) {
+  // rank restarts too and the total goes back to the prior (true). Every
+  // rank calls it at every merge (one collective).
+  absl::StatusOr<bool> RestartIfAnyRankDid(ModelStage<Real>& model, const MpiWorld& world) {
     const DriftTracker<Real>* drift = model.drift();
     const std::size_t drifts = drift != nullptr ? drift->drifts().size() : 0;
     const bool restarted_here = drifts > drifts_at_merge_;
     drifts_at_merge_ = drifts;
-    if (world.Max(restarted_here ? 1.0 : 0.0) == 0) return absl::OkStatus();
+    if (world.Max(restarted_here ? 1.0 : 0.0) == 0) return false;
     if (!restarted_here) model.RestartWithOtherRanks();
     const LearnerConfig& config = model.learner()->config();
     absl::StatusOr<typename BasicRls<Real>::InformationForm> prior =
@@ -161,7 +212,7 @@ class InformationDeltaSync {
     if (!prior.ok()) return prior.status();
     total_ = *std::move(prior);
     ++restarts_;
-    return absl::OkStatus();
+    return true;
   }
 
   absl::Status status_;
@@ -170,6 +221,10 @@ class InformationDeltaSync {
   typename BasicRls<Real>::InformationForm total_;
   std::int64_t samples_ = 0;
   std::int64_t clock_ = 0;  // of the last merge (or of the base)
+  std::int64_t clock_offset_ = 0;  // a line's number less its clock
+  // The ridge follower's merged sums at the last merge (or of the base).
+  std::int64_t follower_samples_ = 0;
+  std::vector<double> follower_squares_;
   std::vector<double> message_;
   std::int64_t merges_ = 0;
   std::int64_t restarts_ = 0;

@@ -240,13 +240,23 @@ typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictR
 
 template <class Real>
 absl::Status BasicLearner<Real>::SetInformationForm(
-    const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned) {
+    const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned,
+    std::optional<double> ridge) {
   if (config_.loss != Loss::kSquared) {
     return absl::FailedPreconditionError(
         "learner: only a squared-loss model takes an information form (the hinge loss keeps one "
         "per class)");
   }
-  if (absl::Status set = rls_.front().SetInformationForm(form); !set.ok()) return set;
+  if (!ridge.has_value()) {
+    if (absl::Status set = rls_.front().SetInformationForm(form); !set.ok()) return set;
+  } else {
+    if (!(*ridge > 0 && std::isfinite(*ridge))) {
+      return absl::FailedPreconditionError(absl::StrCat("ridge ", *ridge, " is not positive"));
+    }
+    if (absl::Status set = rls_.front().SetInformationForm(form, *ridge); !set.ok()) return set;
+    rls_.front().SetThreadPool(pool_);  // a form that changed takes the threads its form uses
+    config_.ridge = *ridge;
+  }
   samples_learned_ = samples_learned;
   updates_ = samples_learned;
   return absl::OkStatus();

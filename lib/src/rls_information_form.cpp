@@ -158,23 +158,28 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
 }
 
 template <class Real>
-absl::Status BasicRls<Real>::SetRidge(double ridge) {
+absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form, double ridge) {
   if (forgetting_ != Real{1}) {
     return absl::FailedPreconditionError(
         "RLS: a new ridge needs a forgetting factor of 1 (the prior is λI only then)");
   }
-  absl::StatusOr<InformationForm> form = ToInformationForm();
-  if (!form.ok()) return form.status();
-  const auto n = static_cast<std::size_t>(dimension_);
-  for (std::size_t i = 0; i < n; ++i) form->information[i * n + i] += ridge - ridge_;
   const bool kept_form = factor_form_;
   factor_form_ = UsesSquareRootForm(ridge);
-  if (absl::Status set = SetInformationForm(*form); !set.ok()) {
+  if (absl::Status set = SetInformationForm(form); !set.ok()) {
     factor_form_ = kept_form;
     return set;
   }
   ridge_ = ridge;
   return absl::OkStatus();
+}
+
+template <class Real>
+absl::Status BasicRls<Real>::SetRidge(double ridge) {
+  absl::StatusOr<InformationForm> form = ToInformationForm();
+  if (!form.ok()) return form.status();
+  const auto n = static_cast<std::size_t>(dimension_);
+  for (std::size_t i = 0; i < n; ++i) form->information[i * n + i] += ridge - ridge_;
+  return SetInformationForm(*form, ridge);
 }
 
 template float BasicRls<float>::CovarianceQuadraticForm(std::span<const float>) const;
@@ -185,6 +190,8 @@ template absl::StatusOr<BasicRls<float>::InformationForm> BasicRls<float>::ToInf
 template absl::StatusOr<BasicRls<double>::InformationForm> BasicRls<double>::ToInformationForm() const;
 template absl::Status BasicRls<float>::SetInformationForm(const InformationForm&);
 template absl::Status BasicRls<double>::SetInformationForm(const InformationForm&);
+template absl::Status BasicRls<float>::SetInformationForm(const InformationForm&, double);
+template absl::Status BasicRls<double>::SetInformationForm(const InformationForm&, double);
 template absl::Status BasicRls<float>::SetRidge(double);
 template absl::Status BasicRls<double>::SetRidge(double);
 

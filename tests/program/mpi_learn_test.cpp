@@ -1,7 +1,9 @@
 // `mpirun -np N rffstream learn`, really started (Open MPI on loopback, every
 // run under a timeout): the merged model against one process that learned
 // the same lines, shares dealt from one file or a file per rank, uneven and
-// empty shares, merges during the run, and ranks that fail.
+// empty shares, merges during the run, the ridge chosen again at the
+// merges, and ranks that fail.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -130,6 +132,69 @@ TEST_CASE("mpirun --forget: one global clock, the model of one process", "[app][
                         " --save=" + merged_loaded)
               .exit_code == 0);
   CheckSameModel(merged_loaded, single_loaded, /*header=*/true);
+}
+
+// The summary's last "ridge ... re-chosen ... -> R": R ("" when none).
+std::string LastRidgeChoice(const std::string& log) {
+  const std::size_t at = log.find("ridge (--ridge=auto) re-chosen");
+  if (at == std::string::npos) return "";
+  const std::string line = log.substr(at, log.find('\n', at) - at);
+  return line.substr(line.rfind("-> ") + 3);
+}
+
+TEST_CASE("mpirun --ridge=auto: the ridge is chosen again at the merges, the same for any ranks",
+          "[app][mpi][ridge_follower]") {
+  // 3000 lines: choices fall due at 4 and 16 times the window's 256. Each
+  // run chooses at its merges, on the merged sums; the model then holds
+  // λ'I + Σ z zᵀ exactly: the model of one process given λ' from the start,
+  // however many choices the run made on the way and wherever.
+  TempDir dir;
+  const std::string input = dir.File("stream.csv");
+  std::ofstream(input) << SmoothCsv(3000);
+  std::string first_ridge, reference;
+  for (const std::string& flags :
+       {std::string("-np 1"), std::string("-np 2"), std::string("-np 3 --sync_every=250")}) {
+    INFO(flags);
+    const std::size_t space = flags.find(' ', 4);
+    const int ranks = std::stoi(flags.substr(4, space - 4));
+    const std::string sync = space == std::string::npos ? "" : flags.substr(space);
+    const std::string merged = dir.File("merged" + std::to_string(ranks) + ".rff");
+    const RunResult run =
+        RunMpi(ranks, "learn --features=64" + sync + " --input=" + input + " --save=" + merged);
+    REQUIRE(run.exit_code == 0);
+    INFO(run.err);
+    const std::string ridge = LastRidgeChoice(run.err);
+    REQUIRE(!ridge.empty());
+    if (ranks == 1) {
+      CHECK(run.err.find("line 3000 (3000 samples)") != std::string::npos);  // the one merge
+      first_ridge = ridge;
+      // The reference: one process given the window's width and the chosen
+      // ridge from the start (the same standardization and draws).
+      const RunResult exported = RunApp("export --format=json --load=" + merged, "");
+      REQUIRE(exported.exit_code == 0);
+      const std::size_t gamma = exported.out.find("\"gamma\": ");
+      REQUIRE(gamma != std::string::npos);
+      reference = dir.File("reference.rff");
+      REQUIRE(RunApp("learn --quiet --features=64 --gamma=" +
+                         exported.out.substr(gamma + 9, exported.out.find(',', gamma) - gamma - 9) +
+                         " --ridge=" + ridge + " --input=" + input + " --save=" + reference,
+                     "")
+                  .exit_code == 0);
+    }
+    CHECK(ridge == first_ridge);
+    // Within 1e-9 of the largest prediction: at λ' = 1e-6, A's condition
+    // number, about n / λ', makes sums added in another order differ more
+    // than that in the smallest predictions' relative digits.
+    const std::vector<double> these = Predictions(merged, Queries(false)),
+                              expected = Predictions(reference, Queries(false));
+    REQUIRE(these.size() == expected.size());
+    double largest = 0, difference = 0;
+    for (std::size_t i = 0; i < these.size(); ++i) {
+      largest = std::max(largest, std::abs(expected[i]));
+      difference = std::max(difference, std::abs(these[i] - expected[i]));
+    }
+    CHECK(difference <= 1e-9 * largest);
+  }
 }
 
 TEST_CASE("mpirun --classes: one summary with every rank's confusion counts", "[app][mpi]") {

@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -178,11 +179,14 @@ class BasicLearner {
   // Replaces the model's RLS state by an information form (A, b and the
   // noise sums: BasicRls::InformationForm), such as the sum of several
   // learners' deltas in data-parallel learning (information_delta.h), and
-  // its sample count by `samples_learned`. O(D³). The squared loss only
+  // its sample count by `samples_learned`. O(D³). With `ridge`, the form's
+  // prior is `ridge` I and the model's ridge becomes it (β = 1 only: a
+  // merged model whose ridge was chosen again). The squared loss only
   // (FailedPrecondition otherwise); errors as BasicRls::SetInformationForm,
   // the model unchanged.
   [[nodiscard]] absl::Status SetInformationForm(
-      const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned);
+      const typename BasicRls<Real>::InformationForm& form, std::int64_t samples_learned,
+      std::optional<double> ridge = std::nullopt);
 
   // Changes the ridge λ of a model learned with β = 1 and the squared
   // loss, exactly: its information form λI + Σ zzᵀ becomes λ'I + Σ zzᵀ, as

@@ -190,6 +190,10 @@ class BasicRls {
   // not fit; FailedPrecondition, the state unchanged, when A is not positive
   // definite or the result would not be finite. Allocates.
   [[nodiscard]] absl::Status SetInformationForm(const InformationForm& form);
+  // The same for a `form` whose prior is `ridge` I (a model of β = 1 whose
+  // ridge changes with its state, as SetRidge's): the engine takes that
+  // ridge and the form it calls for. FailedPrecondition with forgetting.
+  [[nodiscard]] absl::Status SetInformationForm(const InformationForm& form, double ridge);
 
  private:
   friend class internal::CheckpointAccess;

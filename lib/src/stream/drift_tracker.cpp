@@ -60,9 +60,10 @@ void DriftTracker<Real>::Rearm() {
 }
 
 template <class Real>
-void DriftTracker<Real>::RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner) {
+void DriftTracker<Real>::RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner,
+                                                     double ridge) {
   Rearm();
-  Restart(learner);
+  Restart(learner, ridge);
 }
 
 template <class Real>

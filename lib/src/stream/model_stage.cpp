@@ -135,7 +135,7 @@ bool ModelStage<Real>::QueueForBlock(std::int64_t line_number, std::span<const d
   block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
   block_line_numbers_.push_back(line_number);
   const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
-  if (pending == settings_.block_size || (ridge_ && ridge_->DueAfter(pending))) {
+  if (pending == settings_.block_size || (ridge_ && delta_ == nullptr && ridge_->DueAfter(pending))) {
     return FlushBlock(sink);
   }
   return true;

@@ -24,7 +24,9 @@ void ModelStage<Real>::RestartOnDrift() {
 
 template <class Real>
 void ModelStage<Real>::RestartWithOtherRanks() {
-  drift_->RestartOnChangeSeenElsewhere(*learner_);
+  const double ridge = learner_->config().ridge;
+  drift_->RestartOnChangeSeenElsewhere(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
+  if (ridge_) ridge_->Restarted(last_learned_line_, ridge, drift_->relearned_targets());
   ++restarts_with_other_ranks_;
   RefillDelta();
 }
@@ -45,14 +47,16 @@ void ModelStage<Real>::RefillDelta() {
 
 template <class Real>
 void ModelStage<Real>::FollowSettings(std::int64_t line) {
-  if (!ridge_) return;
+  last_learned_line_ = line;
+  // Data-parallel ranks share one model: its choices come at the merges.
+  if (!ridge_ || delta_ != nullptr) return;
   // The bandwidth is chosen first, at the ridge's first choices; a model
   // rebuilt with another one comes with its ridge, chosen with it.
   if (bandwidth_ && ridge_->DueAfter(0)) {
     if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_)) {
       const double ridge = learner_->config().ridge;
       ReplaceLearner(*std::move(rebuilt));
-      ridge_->ChosenWithBandwidth(line, ridge, learner_->config().ridge);
+      ridge_->Chose(line, ridge, learner_->config().ridge);
       return;
     }
   }

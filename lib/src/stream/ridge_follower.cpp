@@ -65,26 +65,37 @@ void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& l
   const double ridge = learner.config().ridge;
   const auto dimension = static_cast<std::size_t>(learner.rls().dimension());
   for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] -= ridge;
-  absl::StatusOr<RidgeChoice> choice =
-      ChooseRidgeByGcv(form->information, form->target_sums, state_.target_squares,
-                       state_.samples, ridge, ReliableCandidates(ridge, dimension));
-  // A change must gain more than kMinimumGain: GCV's curve is flat near its
-  // least, where the rounding of another build (or another machine's
-  // eigensolver) could flip the choice, and a negligible gain is no reason
-  // to move.
-  if (!choice.ok() || choice->ridge == ridge ||
-      !(choice->score < (1 - kMinimumGain) * choice->current_score)) {
-    return;
-  }
-  if (learner.SetRidge(choice->ridge).ok()) {
-    state_.changes.push_back({line, state_.samples, ridge, choice->ridge});
+  const double chosen = BestRidge(form->information, form->target_sums, ridge,
+                                  ReliableCandidates(ridge, dimension));
+  if (chosen != ridge && learner.SetRidge(chosen).ok()) {
+    state_.changes.push_back({line, state_.samples, ridge, chosen});
   }
 }
 
 template <class Real>
-void RidgeFollower<Real>::ChosenWithBandwidth(std::int64_t line, double from, double to) {
+double RidgeFollower<Real>::BestRidge(std::span<const double> gram,
+                                      std::span<const double> target_sums, double ridge,
+                                      std::span<const double> candidates) const {
+  absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(gram, target_sums, state_.target_squares,
+                                                        state_.samples, ridge, candidates);
+  // A change must gain more than kMinimumGain: GCV's curve is flat near its
+  // least, where the rounding of another build (or another machine's
+  // eigensolver) could flip the choice, and a negligible gain is no reason
+  // to move.
+  if (!choice.ok() || !(choice->score < (1 - kMinimumGain) * choice->current_score)) return ridge;
+  return choice->ridge;
+}
+
+template <class Real>
+void RidgeFollower<Real>::Chose(std::int64_t line, double from, double to) {
   state_.next_choice = state_.samples * kGrowth;
   if (from != to) state_.changes.push_back({line, state_.samples, from, to});
+}
+
+template <class Real>
+void RidgeFollower<Real>::SetSums(std::int64_t samples, std::span<const double> target_squares) {
+  state_.samples = samples;
+  std::copy_n(target_squares.begin(), state_.target_squares.size(), state_.target_squares.begin());
 }
 
 template class RidgeFollower<float>;

@@ -45,7 +45,7 @@ class DriftTracker {
   // Another process saw the stream change (data-parallel ranks): the
   // detectors start over from the new regime, as after a change of its own
   // (not listed in drifts()), and the model restarts as in Restart().
-  void RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner);
+  void RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner, double ridge = 0);
 
   const std::vector<Drift>& drifts() const { return drifts_; }
   // The inputs and targets the last Restart() learned again, in order.

@@ -79,15 +79,18 @@ class ModelStage {
   // next (the merge that follows restarts the shared model:
   // RestartWithOtherRanks). Ranks that read streams of their own do not
   // watch: a merge brings the others' regimes into each rank's model, which
-  // its errors would take for a change. The ridge stays the shared model's.
+  // its errors would take for a change. The ridge follower counts this
+  // rank's samples and chooses nothing itself: the merges choose for the
+  // shared model (mutable_ridge_follower()). The bandwidth stays the
+  // window's: its choices need every rank's lines.
   void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset,
                         bool one_stream) {
     delta_ = delta;
     clock_offset_ = clock_offset;
-    if (delta_ != nullptr) ridge_.reset();
     if (delta_ != nullptr) bandwidth_.reset();
     if (delta_ != nullptr && !one_stream) drift_.reset();
   }
+  RidgeFollower<Real>* mutable_ridge_follower() { return ridge_ ? &*ridge_ : nullptr; }
   // Another rank saw the stream change: this one forgets to its prior and
   // learns its remembered lines again, as on a change of its own (not
   // listed among drift()'s changes; counted in the checkpoint's restarts).
@@ -189,6 +192,7 @@ class ModelStage {
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
   std::int64_t clock_offset_ = 0;
+  std::int64_t last_learned_line_ = 0;  // the line of the last sample or block learned
   // Per-line buffers, sized once.
   std::vector<Real> converted_inputs_;
   std::vector<Real> feature_row_;

@@ -11,8 +11,10 @@
 // Each choice costs O(D³) once; the standardization stays the window's,
 // and the bandwidth follows from lines kept for it (bandwidth_follower.h).
 // For models of the squared
-// loss with β = 1 (--forget=auto or 1), learning alone (not under mpirun,
-// whose ranks share one model), in either precision. The information form
+// loss with β = 1 (--forget=auto or 1), in either precision. Under mpirun
+// the ranks share one model: its choices come at the merges, on the merged
+// sums (SetSums, BestRidge, Chose; apps/commands/information_delta_sync.h).
+// The information form
 // G = A − λI comes from the model's own state, rounded as the model's
 // numbers are: its small eigenvalues are uncertain by about D ε λ (D
 // features, ε the precision's, λ the current ridge), so the candidates stop
@@ -75,11 +77,20 @@ class RidgeFollower {
   // Re-chooses the ridge when the model has grown enough since the last
   // choice (`line`: the stream's line, for the record).
   void MaybeRechoose(std::int64_t line, BasicLearner<Real>& learner);
-  // The choice that was due was made with the bandwidth's
-  // (bandwidth_follower.h), on the lines themselves: the ridge went from
-  // `from` to `to` (recorded when they differ); the next choice comes as
-  // after one of this follower's.
-  void ChosenWithBandwidth(std::int64_t line, double from, double to);
+  // The ridge GCV chooses from `ridge` for a model of G = A − λI (D × D,
+  // row-major) and `target_sums` b, with this follower's sample count and
+  // targets' squares, among `candidates`; `ridge` itself when no candidate
+  // gains more than kMinimumGain or GCV cannot judge.
+  double BestRidge(std::span<const double> gram, std::span<const double> target_sums,
+                   double ridge, std::span<const double> candidates) const;
+  // The choice that was due was made elsewhere: with the bandwidth's
+  // (bandwidth_follower.h), on the lines themselves, or at a merge of
+  // data-parallel ranks. The ridge went from `from` to `to` (recorded when
+  // they differ); the next choice comes as after one of this follower's.
+  void Chose(std::int64_t line, double from, double to);
+  // The samples and targets' squares of a model merged from several
+  // learners' (each of which counted its own since the last merge).
+  void SetSums(std::int64_t samples, std::span<const double> target_squares);
 
   // The choices that changed the ridge, in stream order.
   const std::vector<RidgeFollowState::Change>& changes() const { return state_.changes; }
