@@ -88,8 +88,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
 
   absl::Status Begin(StreamPipeline<Real>& pipeline) override {
     if (pipeline.learner() == nullptr) return absl::OkStatus();  // rank 0 before its window
-    return world_.rank() == 0 ? ShareBase(pipeline)
-                              : sync_.emplace(pipeline, clock_offset_, dealt_).status();
+    return world_.rank() == 0 ? ShareBase(pipeline) : StartSync(pipeline);
   }
 
   absl::Status AfterLine(StreamPipeline<Real>& pipeline) override {
@@ -147,7 +146,24 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     }
     std::string message = bytes.str();
     world_.Broadcast(message);
-    return sync_.emplace(pipeline, clock_offset_, dealt_).status();
+    return StartSync(pipeline);
+  }
+
+  // Every rank holds the base: the merges start. The ranks' messages must
+  // have one layout: every rank's ridge follows (--ridge=auto), or none.
+  absl::Status StartSync(StreamPipeline<Real>& pipeline) {
+    if (absl::Status started = sync_.emplace(pipeline, clock_offset_, dealt_).status();
+        !started.ok()) {
+      return started;
+    }
+    const bool follows = pipeline.model().ridge_follower() != nullptr;
+    if (world_.Max(follows ? 1.0 : 0.0) > 0 && world_.Max(follows ? 0.0 : 1.0) > 0) {
+      return AsUsageError(absl::InvalidArgumentError(absl::StrCat(
+          "under mpirun every rank chooses the ridge (--ridge=auto) or none does; this rank ",
+          follows ? "chooses it and another keeps a given --ridge"
+                  : "keeps a given --ridge and another chooses it")));
+    }
+    return absl::OkStatus();
   }
 
   // With --forget=auto, the changes every rank saw (for rank 0); else "".

@@ -31,8 +31,8 @@
 // --ridge=auto (rffstream/stream/ridge_follower.h): each rank's follower
 // counts its own samples and targets' squares; a merge sums them with the
 // rest, and when a choice has fallen due for the merged sample count, GCV
-// chooses on the merged sums, which are exact (rank 0's choice, for every
-// rank), and the total takes the new ridge. So the ridge follows as in one
+// chooses on the merged sums (rank 0's choice, for every rank), and the
+// total takes the new ridge. So the ridge follows as in one
 // process, at the merges instead of at 4, 16, 64, ... times the window.
 #ifndef RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
 #define RFFSTREAM_APPS_INFORMATION_DELTA_SYNC_H_
@@ -41,7 +41,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -153,17 +152,17 @@ class InformationDeltaSync {
     std::size_t at = information + targets + 1;
     for (double& noise : total_.noise_sums) noise += message_[at++];
     total_.noise_weight += message_[at++];
-    std::optional<double> ridge;
+    bool set_with_new_ridge = false;
     if (follower != nullptr) {
       follower_samples_ += static_cast<std::int64_t>(message_[at++]);
       for (double& squares : follower_squares_) squares += message_[at++];
       follower->SetSums(follower_samples_, follower_squares_);
-      if (follower->DueAfter(0)) ridge = ChooseRidge(*follower, learner.config().ridge, world);
+      if (follower->DueAfter(0)) set_with_new_ridge = FollowRidge(*follower, learner, world);
     }
     const bool any_active = message_[at] > 0;
     delta_.Clear();
-    if (absl::Status set = learner.SetInformationForm(total_, samples_, ridge); !set.ok()) {
-      return set;
+    if (!set_with_new_ridge) {
+      if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
     }
     ++merges_;
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -177,21 +176,39 @@ class InformationDeltaSync {
   double seconds() const { return seconds_; }
 
  private:
-  // GCV's ridge for the merged total, whose λI gives way to it: rank 0's
-  // choice (every rank scores the same sums, but a near tie must not split
-  // them). Every rank calls it at the same merges (one collective).
-  double ChooseRidge(RidgeFollower<Real>& follower, double ridge, const MpiWorld& world) {
-    const auto dimension = static_cast<std::size_t>(std::llround(std::sqrt(total_.information.size())));
+  // The choice of ridge that fell due: GCV on the merged total, rank 0's
+  // choice for every rank (each scores the same sums, but a near tie must
+  // not split them). A new ridge replaces the total's λI, and the learner
+  // takes it (true); else the ridge stays, the learner not yet set (false).
+  // Every rank calls it at the same merges (one collective).
+  bool FollowRidge(RidgeFollower<Real>& follower, BasicLearner<Real>& learner,
+                   const MpiWorld& world) {
+    const double ridge = learner.config().ridge;
+    const auto dimension = static_cast<std::size_t>(learner.row_length());
     std::vector<double> gram = total_.information;
     for (std::size_t i = 0; i < dimension; ++i) gram[i * dimension + i] -= ridge;
-    // The merged sums are exact: every candidate can be judged.
-    const double best = follower.BestRidge(gram, total_.target_sums, ridge, RidgeCandidates());
+    // The base's part of the total came from the model's own state, rounded
+    // as its numbers are: the candidates it can judge (ridge_follower.h).
+    const double best = follower.BestRidge(gram, total_.target_sums, ridge,
+                                           RidgeFollower<Real>::ReliableCandidates(ridge, dimension));
     const double chosen = world.Max(world.rank() == 0 ? best : 0.0);
-    follower.Chose(clock_ + clock_offset_, ridge, chosen);
-    for (std::size_t i = 0; i < dimension; ++i) {
-      total_.information[i * dimension + i] += chosen - ridge;
+    const std::int64_t line = clock_ + clock_offset_;
+    if (chosen == ridge) {
+      follower.Chose(line, ridge, ridge);
+      return false;
     }
-    return chosen;
+    typename BasicRls<Real>::InformationForm changed = total_;
+    for (std::size_t i = 0; i < dimension; ++i) {
+      changed.information[i * dimension + i] += chosen - ridge;
+    }
+    // As in one process, a ridge the model cannot take leaves it as it was.
+    if (!learner.SetInformationForm(changed, samples_, chosen).ok()) {
+      follower.Chose(line, ridge, ridge);
+      return false;
+    }
+    total_ = std::move(changed);
+    follower.Chose(line, ridge, chosen);
+    return true;
   }
 
   // When any rank restarted on a change since the last merge, every other

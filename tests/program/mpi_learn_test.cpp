@@ -195,6 +195,15 @@ TEST_CASE("mpirun --ridge=auto: the ridge is chosen again at the merges, the sam
     }
     CHECK(difference <= 1e-9 * largest);
   }
+  // A rank launched with the window's ridge given (mpirun's MPMD form)
+  // would send messages of another layout: refused by name, every rank
+  // stopped.
+  const RunResult mixed =
+      RunShell(kMpirun + " -np 1 " + kApp + " learn --features=64 --input=" + input + " : -np 1 " +
+               kApp + " learn --features=64 --ridge=0.0001 --input=" + input);
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.err.find("every rank chooses the ridge (--ridge=auto) or none does") !=
+        std::string::npos);
 }
 
 TEST_CASE("mpirun --classes: one summary with every rank's confusion counts", "[app][mpi]") {
