@@ -18,47 +18,73 @@ bool AllFinite(std::span<const double> values) {
   return true;
 }
 
-// G = Q T Qᵀ with T tridiagonal: what a candidate's score needs, without
-// G's eigenvectors (forming them costs about 8× the reduction itself).
+// G = Q T Qᵀ with T tridiagonal: all a candidate's score needs, in O(D)
+// a candidate and output, without G's eigenvalues or eigenvectors.
 struct TridiagonalForm {
-  Eigen::VectorXd diagonal;     // T's, shifted up when rounding left G indefinite
+  Eigen::VectorXd diagonal;     // T's
   Eigen::VectorXd subdiagonal;  // T's
-  Eigen::VectorXd eigenvalues;  // T's (so G's), after the shift
   Eigen::MatrixXd projected;    // Qᵀ b: D × outputs
 };
 
-// (T + rI)⁻¹ c by T + rI = L D Lᵀ (no pivoting: T + rI is positive definite);
-// false when rounding says it is not.
-bool SolveShifted(const TridiagonalForm& form, double ridge, Eigen::Index output,
-                  Eigen::VectorXd& pivots, Eigen::VectorXd& solution) {
+// The pivots of T + rI = L D Lᵀ from the top, and of the same from the
+// bottom; false when one is not positive (rounding left T + rI indefinite:
+// a candidate far below G's rounding, not scored).
+bool ShiftedPivots(const TridiagonalForm& form, double ridge, Eigen::VectorXd& from_top,
+                   Eigen::VectorXd& from_bottom) {
   const Eigen::Index d = form.diagonal.size();
-  pivots[0] = form.diagonal[0] + ridge;
-  solution[0] = form.projected(0, output);
+  from_top[0] = form.diagonal[0] + ridge;
   for (Eigen::Index i = 1; i < d; ++i) {
-    if (!(pivots[i - 1] > 0)) return false;
-    const double multiplier = form.subdiagonal[i - 1] / pivots[i - 1];
-    pivots[i] = form.diagonal[i] + ridge - multiplier * form.subdiagonal[i - 1];
-    solution[i] = form.projected(i, output) - multiplier * solution[i - 1];
+    if (!(from_top[i - 1] > 0)) return false;
+    const double off = form.subdiagonal[i - 1];
+    from_top[i] = form.diagonal[i] + ridge - off * off / from_top[i - 1];
   }
-  if (!(pivots[d - 1] > 0)) return false;
-  solution[d - 1] /= pivots[d - 1];
+  from_bottom[d - 1] = form.diagonal[d - 1] + ridge;
   for (Eigen::Index i = d - 1; i-- > 0;) {
-    solution[i] = solution[i] / pivots[i] - form.subdiagonal[i] / pivots[i] * solution[i + 1];
+    const double off = form.subdiagonal[i];
+    from_bottom[i] = form.diagonal[i] + ridge - off * off / from_bottom[i + 1];
   }
-  return true;
+  return from_top[d - 1] > 0 && (from_bottom.array() > 0).all();
+}
+
+// df = tr(G (G + rI)⁻¹) = D − r tr((T + rI)⁻¹), whose diagonal entries are
+// 1 / (top pivot + bottom pivot − the diagonal entry) (the twisted
+// factorizations of a tridiagonal matrix).
+double DegreesOfFreedom(const TridiagonalForm& form, double ridge,
+                        const Eigen::VectorXd& from_top, const Eigen::VectorXd& from_bottom) {
+  double trace = 0;
+  for (Eigen::Index i = 0; i < form.diagonal.size(); ++i) {
+    trace += 1 / (from_top[i] + from_bottom[i] - (form.diagonal[i] + ridge));
+  }
+  return static_cast<double>(form.diagonal.size()) - ridge * trace;
+}
+
+// x = (T + rI)⁻¹ c for one output's c = Qᵀb, with the pivots from the top.
+void SolveShifted(const TridiagonalForm& form, const Eigen::VectorXd& from_top,
+                  Eigen::Index output, Eigen::VectorXd& x) {
+  const Eigen::Index d = form.diagonal.size();
+  x[0] = form.projected(0, output);
+  for (Eigen::Index i = 1; i < d; ++i) {
+    x[i] = form.projected(i, output) - form.subdiagonal[i - 1] / from_top[i - 1] * x[i - 1];
+  }
+  x[d - 1] /= from_top[d - 1];
+  for (Eigen::Index i = d - 1; i-- > 0;) {
+    x[i] = (x[i] - form.subdiagonal[i] * x[i + 1]) / from_top[i];
+  }
 }
 
 // GCV at `ridge`; +inf when df >= n or T + rI is not positive definite.
 double GcvScore(const TridiagonalForm& form, std::span<const double> target_squares,
                 double samples, double ridge) {
-  double df = 0;
-  for (double s : form.eigenvalues) df += s / (s + ridge);
-  if (!(df < samples)) return std::numeric_limits<double>::infinity();
   const Eigen::Index d = form.diagonal.size();
-  Eigen::VectorXd pivots(d), x(d);
+  Eigen::VectorXd from_top(d), from_bottom(d), x(d);
+  if (!ShiftedPivots(form, ridge, from_top, from_bottom)) {
+    return std::numeric_limits<double>::infinity();
+  }
+  const double df = DegreesOfFreedom(form, ridge, from_top, from_bottom);
+  if (!(df < samples)) return std::numeric_limits<double>::infinity();
   double score = 0;
   for (Eigen::Index output = 0; output < form.projected.cols(); ++output) {
-    if (!SolveShifted(form, ridge, output, pivots, x)) return std::numeric_limits<double>::infinity();
+    SolveShifted(form, from_top, output, x);
     // Σ y² − (2 bᵀw − wᵀGw) with w = (G + rI)⁻¹ b, in T's basis: x = Qᵀw.
     double fitted = x[0] * (form.diagonal[0] * x[0]);
     for (Eigen::Index i = 1; i < d; ++i) {
@@ -105,16 +131,7 @@ absl::StatusOr<RidgeChoice> ChooseRidgeByGcv(std::span<const double> gram,
   const auto d = static_cast<Eigen::Index>(dimension);
   const Eigen::Map<const RowMatrix> g(gram.data(), d, d);
   const Eigen::Tridiagonalization<Eigen::MatrixXd> reduction(g);
-  TridiagonalForm form{reduction.diagonal(), reduction.subDiagonal(), {}, {}};
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen;
-  eigen.computeFromTridiagonal(form.diagonal, form.subdiagonal, Eigen::EigenvaluesOnly);
-  if (eigen.info() != Eigen::Success) {
-    return absl::InternalError("ridge by GCV: the eigenvalues did not converge");
-  }
-  // G is positive semidefinite: rounding below zero moves G up to zero.
-  const double shift = std::max(-eigen.eigenvalues().minCoeff(), 0.0);
-  form.diagonal.array() += shift;
-  form.eigenvalues = eigen.eigenvalues().array() + shift;
+  TridiagonalForm form{reduction.diagonal(), reduction.subDiagonal(), {}};
   const Eigen::Map<const RowMatrix> sums(target_sums.data(), static_cast<Eigen::Index>(outputs), d);
   form.projected = reduction.matrixQ().adjoint() * sums.transpose();
   const auto n = static_cast<double>(samples);

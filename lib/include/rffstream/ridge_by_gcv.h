@@ -11,9 +11,10 @@
 //   w(r) = (G + rI)⁻¹ b,   RSS(r) = Σ y² − 2 wᵀb + wᵀGw,   df(r) = tr(G (G + rI)⁻¹),
 //   GCV(r) = n · RSS(r) / (n − df(r))²,   summed over the outputs,
 //
-// all from one reduction of G to tridiagonal form T = QᵀGQ and T's
-// eigenvalues (O(D³) once; no eigenvectors), then O(D) a candidate and
-// output: df from the eigenvalues, w in T's basis by one tridiagonal solve. A
+// all from one reduction of G to tridiagonal form T = QᵀGQ (O(D³) once;
+// no eigenvalues or eigenvectors), then O(D) a candidate and output: df
+// from the diagonal of (T + rI)⁻¹, w in T's basis by one tridiagonal
+// solve. A
 // window of 256 lines picks the ridge a 256-sample model needs; a stream
 // 4 or 16 times longer needs less (rffstream's --ridge=auto re-chooses it
 // so, rffstream/stream/ridge_follower.h).
@@ -42,8 +43,8 @@ std::vector<double> RidgeCandidates();
 
 // `gram`: G, D × D row-major (symmetric); `target_sums`: b of each output,
 // outputs runs of D; `target_squares`: Σ y² of each output; `samples`: n.
-// Errors: sizes that do not fit, n < 2, numbers that are not finite, an
-// eigenvalue iteration that does not converge, no candidate with n > df.
+// Errors: sizes that do not fit, n < 2, numbers that are not finite, no
+// candidate with n > df (and G + rI positive definite as rounded).
 [[nodiscard]] absl::StatusOr<RidgeChoice> ChooseRidgeByGcv(std::span<const double> gram,
                                                           std::span<const double> target_sums,
                                                           std::span<const double> target_squares,
