@@ -28,7 +28,8 @@ double DefinitionGcv(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, double 
 
 TEST_CASE("GCV from sufficient statistics equals its definition on the data", "[ridge_by_gcv]") {
   for (const auto& [rows, dimension, outputs] :
-       {std::tuple{200, 12, 1}, std::tuple{60, 40, 2}, std::tuple{300, 25, 3}}) {
+       {std::tuple{200, 12, 1}, std::tuple{60, 40, 2}, std::tuple{300, 25, 3},
+        std::tuple{30, 40, 2}, std::tuple{50, 1, 1}}) {
     Eigen::MatrixXd z(rows, dimension), y(rows, outputs);
     for (int i = 0; i < rows; ++i) {
       for (int j = 0; j < dimension; ++j) z(i, j) = std::cos(0.37 * i * (j + 1) + 0.5 * j);
@@ -55,11 +56,15 @@ TEST_CASE("GCV from sufficient statistics equals its definition on the data", "[
         std::span<const double>(sums.data(), sums.size()), squares, rows, 0.1, candidates);
     REQUIRE(choice.ok());
     INFO(rows << " x " << dimension << ", " << outputs << " outputs");
+    // With fewer rows than features a small ridge all but interpolates:
+    // n − df is a difference of nearly equal numbers, which both ways of
+    // computing it know to about ε D / (n − df).
+    const double tolerance = rows > dimension ? 1e-8 : 1e-6;
     CHECK(choice->ridge == best_ridge);
-    CHECK(choice->score == Approx(best).epsilon(1e-8));
+    CHECK(choice->score == Approx(best).epsilon(tolerance));
     double current = 0;
     for (int k = 0; k < outputs; ++k) current += DefinitionGcv(z, y.col(k), 0.1);
-    CHECK(choice->current_score == Approx(current).epsilon(1e-8));
+    CHECK(choice->current_score == Approx(current).epsilon(tolerance));
   }
 }
 
