@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "rffstream/stream/model_options.h"
 #include "rffstream/stream/option_text.h"
 #include "core/printable_text.h"
@@ -196,8 +197,9 @@ std::string Confusions(const ClassificationMetrics& metrics) {
   return confusion;
 }
 
-// With --forget=auto: the changes detected (the lines of the last few) and
-// the lines the model now remembers, for !stats.
+// With --forget=auto: the changes detected (the lines of the last few, and
+// their sizes: how many times the errors grew) and the lines the model now
+// remembers, for !stats.
 template <class Real>
 std::string Drifts(const ModelStage<Real>& model) {
   const DriftTracker<Real>* drift = model.drift();
@@ -205,12 +207,14 @@ std::string Drifts(const ModelStage<Real>& model) {
   // The last few, so that an answer stays small however long the stream.
   constexpr std::size_t kShown = 10;
   const auto& drifts = drift->drifts();
-  std::string lines;
+  std::string lines, sizes;
   for (std::size_t i = drifts.size() > kShown ? drifts.size() - kShown : 0; i < drifts.size(); ++i) {
     absl::StrAppend(&lines, lines.empty() ? "" : ",", drifts[i].line);
+    absl::StrAppend(&sizes, sizes.empty() ? "" : ",", absl::StrFormat("%.1f", drifts[i].size));
   }
-  return absl::StrCat(" drifts ", drift->drifts().size(), lines.empty() ? "" : " drift_lines ",
-                      lines, " memory_lines ", drift->lines_since_restart());
+  return absl::StrCat(" drifts ", drift->drifts().size(),
+                      lines.empty() ? "" : absl::StrCat(" drift_lines ", lines, " drift_sizes ", sizes),
+                      " memory_lines ", drift->lines_since_restart());
 }
 
 // The model's kernel width and ridge now, and how often --gamma=auto and

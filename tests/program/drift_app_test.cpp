@@ -1,11 +1,14 @@
 // End-to-end tests of --forget=auto (the default): a stream whose target
-// changes is tracked, a stationary one is learned exactly as with β = 1.
+// changes is tracked, a stationary one is learned exactly as with β = 1;
+// `serve` tracks it as `learn` does and names the change in `!stats`.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "tests/app_process.h"
+#include "tests/serve_process.h"
+#include "tests/temp_dir.h"
 
 namespace {
 
@@ -39,6 +42,34 @@ TEST_CASE("A change of the stream is detected, named and tracked", "[app][drift]
   CHECK(MeanSquaredError(a, csv, 3200, 6000) < 0.2 * MeanSquaredError(b, csv, 3200, 6000));
   // Before it, the two are the same model.
   for (int t = 0; t < 3000; ++t) CHECK(a[t] == b[t]);
+}
+
+TEST_CASE("serve tracks a change as learn does, and !stats names it", "[app][drift][serve]") {
+  const std::string csv = SwitchingCsv(6000, 3000);
+  const std::string flags = "--features=32 --gamma=1 --ridge=0.01";
+  const RunResult learned = RunApp("learn " + flags, csv);
+  REQUIRE(learned.exit_code == 0);
+  // "... 1 change detected: line L (errors xS); the model's memory: the last M lines learned"
+  const std::size_t at = learned.err.find("1 change detected: line ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = learned.err.substr(at + 24, learned.err.find(' ', at + 24) - at - 24);
+  const std::size_t times = learned.err.find("(errors x", at);
+  const std::string size = learned.err.substr(times + 9, learned.err.find(')', times) - times - 9);
+  const std::size_t memory = learned.err.find("the last ", at);
+  const std::string remembered =
+      learned.err.substr(memory + 9, learned.err.find(' ', memory + 9) - memory - 9);
+  TempDir dir;
+  // One line at a time, as learn: a block is learned whole before its
+  // errors are watched, so a restart comes at the block's end.
+  ServerProcess server(dir, {"--features=32", "--gamma=1", "--ridge=0.01", "--block=1"});
+  Client client(server.port());
+  client.Send(csv + "!stats\n");
+  const std::vector<std::string> answers = client.ReadLines(6001);
+  REQUIRE(answers.size() == 6001);
+  INFO(answers.back());
+  CHECK(answers.back().find(" drifts 1 drift_lines " + line + " drift_sizes " + size +
+                            " memory_lines " + remembered) != std::string::npos);
+  CHECK(server.Terminate() == 0);
 }
 
 TEST_CASE("On a stationary stream --forget=auto is beta = 1 to the bit", "[app][drift]") {
