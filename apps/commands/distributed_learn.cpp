@@ -67,12 +67,17 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
 }
 
 // Rank 0's model, the start of every other rank: its metrics are rank 0's;
-// the ridge follower's sums are where every rank's count starts from.
+// the ridge follower's sums are where every rank's count starts from; the
+// lines the bandwidth follower keeps are rank 0's (every other rank keeps
+// its own from here).
 template <class Real>
 BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
   const Task& task = checkpoint.record.task;
   CheckpointRecord record{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}};
   record.ridge_follow = std::move(checkpoint.record.ridge_follow);
+  record.bandwidth_follow = std::move(checkpoint.record.bandwidth_follow);
+  record.bandwidth_follow.inputs.clear();
+  record.bandwidth_follow.targets.clear();
   checkpoint.record = std::move(record);
   return checkpoint;
 }
@@ -156,12 +161,16 @@ class DistributedCoordinator : public RunCoordinator<Real> {
         !started.ok()) {
       return started;
     }
-    const bool follows = pipeline.model().ridge_follower() != nullptr;
-    if (world_.Max(follows ? 1.0 : 0.0) > 0 && world_.Max(follows ? 0.0 : 1.0) > 0) {
-      return AsUsageError(absl::InvalidArgumentError(absl::StrCat(
-          "under mpirun every rank chooses the ridge (--ridge=auto) or none does; this rank ",
-          follows ? "chooses it and another keeps a given --ridge"
-                  : "keeps a given --ridge and another chooses it")));
+    for (const auto& [setting, follows] :
+         {std::pair{"ridge", pipeline.model().ridge_follower() != nullptr},
+          std::pair{"gamma", pipeline.model().bandwidth_follower() != nullptr}}) {
+      if (world_.Max(follows ? 1.0 : 0.0) > 0 && world_.Max(follows ? 0.0 : 1.0) > 0) {
+        return AsUsageError(absl::InvalidArgumentError(absl::StrCat(
+            "under mpirun every rank chooses the ", setting, " (--", setting,
+            "=auto) or none does; this rank ",
+            follows ? absl::StrCat("chooses it and another keeps a given --", setting)
+                    : absl::StrCat("keeps a given --", setting, " and another chooses it"))));
+      }
     }
     return absl::OkStatus();
   }

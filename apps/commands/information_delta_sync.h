@@ -41,6 +41,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <span>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -152,17 +154,18 @@ class InformationDeltaSync {
     std::size_t at = information + targets + 1;
     for (double& noise : total_.noise_sums) noise += message_[at++];
     total_.noise_weight += message_[at++];
-    bool set_with_new_ridge = false;
     if (follower != nullptr) {
       follower_samples_ += static_cast<std::int64_t>(message_[at++]);
       for (double& squares : follower_squares_) squares += message_[at++];
       follower->SetSums(follower_samples_, follower_squares_);
-      if (follower->DueAfter(0)) set_with_new_ridge = FollowRidge(*follower, learner, world);
     }
     const bool any_active = message_[at] > 0;
     delta_.Clear();
-    if (!set_with_new_ridge) {
-      if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
+    if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
+    if (follower != nullptr && follower->DueAfter(0)) {
+      if (absl::Status followed = FollowSettings(model, *follower, world); !followed.ok()) {
+        return followed;
+      }
     }
     ++merges_;
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -176,13 +179,27 @@ class InformationDeltaSync {
   double seconds() const { return seconds_; }
 
  private:
-  // The choice of ridge that fell due: GCV on the merged total, rank 0's
-  // choice for every rank (each scores the same sums, but a near tie must
-  // not split them). A new ridge replaces the total's λI, and the learner
-  // takes it (true); else the ridge stays, the learner not yet set (false).
-  // Every rank calls it at the same merges (one collective).
-  bool FollowRidge(RidgeFollower<Real>& follower, BasicLearner<Real>& learner,
-                   const MpiWorld& world) {
+  // The choices that fell due at this merge, as in one process: the
+  // bandwidth's on every rank's kept lines (the model rebuilt with it, the
+  // total recovered from it), else the ridge's. Every rank calls it at the
+  // same merges, and every decision is rank 0's (each rank scores the same
+  // sums, but a near tie must not split them).
+  absl::Status FollowSettings(ModelStage<Real>& model, RidgeFollower<Real>& follower,
+                              const MpiWorld& world) {
+    const std::int64_t line = clock_ + clock_offset_;
+    const typename BandwidthFollower<Real>::Ranks ranks{
+        [&world](std::span<double> numbers) { world.Sum(numbers); },
+        [&world](double value) {
+          return world.Max(world.rank() == 0 ? value : -std::numeric_limits<double>::infinity());
+        }};
+    if (model.FollowBandwidthAtMerge(line, ranks)) {
+      absl::StatusOr<typename BasicRls<Real>::InformationForm> total =
+          model.learner()->rls().ToInformationForm();
+      if (!total.ok()) return total.status();
+      total_ = *std::move(total);
+      return absl::OkStatus();
+    }
+    BasicLearner<Real>& learner = *model.mutable_learner();
     const double ridge = learner.config().ridge;
     const auto dimension = static_cast<std::size_t>(learner.row_length());
     std::vector<double> gram = total_.information;
@@ -191,24 +208,19 @@ class InformationDeltaSync {
     // as its numbers are: the candidates it can judge (ridge_follower.h).
     const double best = follower.BestRidge(gram, total_.target_sums, ridge,
                                            RidgeFollower<Real>::ReliableCandidates(ridge, dimension));
-    const double chosen = world.Max(world.rank() == 0 ? best : 0.0);
-    const std::int64_t line = clock_ + clock_offset_;
-    if (chosen == ridge) {
-      follower.Chose(line, ridge, ridge);
-      return false;
-    }
+    const double chosen = ranks.agree(best);
     typename BasicRls<Real>::InformationForm changed = total_;
     for (std::size_t i = 0; i < dimension; ++i) {
       changed.information[i * dimension + i] += chosen - ridge;
     }
     // As in one process, a ridge the model cannot take leaves it as it was.
-    if (!learner.SetInformationForm(changed, samples_, chosen).ok()) {
+    if (chosen == ridge || !learner.SetInformationForm(changed, samples_, chosen).ok()) {
       follower.Chose(line, ridge, ridge);
-      return false;
+      return absl::OkStatus();
     }
     total_ = std::move(changed);
     follower.Chose(line, ridge, chosen);
-    return true;
+    return absl::OkStatus();
   }
 
   // When any rank restarted on a change since the last merge, every other

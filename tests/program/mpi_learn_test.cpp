@@ -1,8 +1,8 @@
 // `mpirun -np N rffstream learn`, really started (Open MPI on loopback, every
 // run under a timeout): the merged model against one process that learned
 // the same lines, shares dealt from one file or a file per rank, uneven and
-// empty shares, merges during the run, the ridge chosen again at the
-// merges, and ranks that fail.
+// empty shares, merges during the run, the width and the ridge chosen
+// again at the merges, and ranks that fail.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -142,12 +142,13 @@ std::string LastRidgeChoice(const std::string& log) {
   return line.substr(line.rfind("-> ") + 3);
 }
 
-TEST_CASE("mpirun --ridge=auto: the ridge is chosen again at the merges, the same for any ranks",
-          "[app][mpi][ridge_follower]") {
+TEST_CASE("mpirun, --gamma=auto and --ridge=auto: chosen again at the merges, on every rank's lines",
+          "[app][mpi][ridge_follower][bandwidth_follower]") {
   // 3000 lines: choices fall due at 4 and 16 times the window's 256. Each
-  // run chooses at its merges, on the merged sums; the model then holds
-  // λ'I + Σ z zᵀ exactly: the model of one process given λ' from the start,
-  // however many choices the run made on the way and wherever.
+  // run chooses at its merges: the ridge on the merged sums, the width on
+  // the lines every rank kept. The model then holds λ'I + Σ z zᵀ at the
+  // chosen width exactly: the model of one process given γ' and λ' from
+  // the start, however many choices the run made on the way and wherever.
   TempDir dir;
   const std::string input = dir.File("stream.csv");
   std::ofstream(input) << SmoothCsv(3000);
@@ -165,11 +166,12 @@ TEST_CASE("mpirun --ridge=auto: the ridge is chosen again at the merges, the sam
     INFO(run.err);
     const std::string ridge = LastRidgeChoice(run.err);
     REQUIRE(!ridge.empty());
+    CHECK(run.err.find("gamma (--gamma=auto) re-chosen") != std::string::npos);
     if (ranks == 1) {
       CHECK(run.err.find("line 3000 (3000 samples)") != std::string::npos);  // the one merge
       first_ridge = ridge;
-      // The reference: one process given the window's width and the chosen
-      // ridge from the start (the same standardization and draws).
+      // The reference: one process given the chosen width and ridge from
+      // the start (the same standardization and draws).
       const RunResult exported = RunApp("export --format=json --load=" + merged, "");
       REQUIRE(exported.exit_code == 0);
       const std::size_t gamma = exported.out.find("\"gamma\": ");

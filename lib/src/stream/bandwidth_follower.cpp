@@ -43,6 +43,25 @@ struct LineSums {
   Eigen::Index lines = 0;
 };
 
+// With data-parallel ranks, the sums over every rank's kept lines.
+template <class Real>
+void SumOverRanks(const typename BandwidthFollower<Real>::Ranks* ranks, LineSums& sums) {
+  if (ranks == nullptr) return;
+  std::vector<double> all(sums.gram.data(), sums.gram.data() + sums.gram.size());
+  all.insert(all.end(), sums.target_sums.data(), sums.target_sums.data() + sums.target_sums.size());
+  all.insert(all.end(), sums.target_squares.data(),
+             sums.target_squares.data() + sums.target_squares.size());
+  all.push_back(static_cast<double>(sums.lines));
+  ranks->sum(all);
+  const double* next = all.data();
+  for (Eigen::MatrixXd* part : {&sums.gram, &sums.target_sums}) {
+    std::copy_n(next, part->size(), part->data());
+    next += part->size();
+  }
+  std::copy_n(next, sums.target_squares.size(), sums.target_squares.data());
+  sums.lines = static_cast<Eigen::Index>(all.back());
+}
+
 template <class Real>
 LineSums SumsOverLines(const BasicFeatureMap<Real>& map, bool intercept,
                        const BandwidthFollowState& state) {
@@ -119,7 +138,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
   const double gamma = learner.config().features.gamma;
   if (gamma == state_.window_gamma) return std::nullopt;
   std::optional<BasicLearner<Real>> rebuilt =
-      Rebuild(learner, state_.window_gamma, learner.config().ridge);
+      Rebuild(learner, state_.window_gamma, learner.config().ridge, /*ranks=*/nullptr);
   if (rebuilt.has_value()) state_.changes.push_back({line, 0, gamma, state_.window_gamma});
   return rebuilt;
 }
@@ -133,13 +152,15 @@ std::vector<double> BandwidthFollower<Real>::ScoringRidges() {
 
 template <class Real>
 typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(const LearnerConfig& config,
-                                                                        double gamma) const {
+                                                                        double gamma,
+                                                                        const Ranks* ranks) const {
   const Scored unscored{std::numeric_limits<double>::infinity(), config.ridge};
   FeatureMapConfig features = config.features;
   features.gamma = gamma;
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(std::move(features));
-  if (!map.ok()) return unscored;
-  const LineSums sums = SumsOverLines(*map, config.intercept, state_);
+  if (!map.ok()) return unscored;  // the same on every rank: the same settings
+  LineSums sums = SumsOverLines(*map, config.intercept, state_);
+  SumOverRanks<Real>(ranks, sums);
   absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(
       std::span<const double>(sums.gram.data(), static_cast<std::size_t>(sums.gram.size())),
       std::span<const double>(sums.target_sums.data(),
@@ -147,21 +168,24 @@ typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(const Le
       std::span<const double>(sums.target_squares.data(),
                               static_cast<std::size_t>(sums.target_squares.size())),
       sums.lines, config.ridge, ScoringRidges());
-  if (!choice.ok()) return unscored;
-  return choice->score < choice->current_score ? Scored{choice->score, choice->ridge}
-                                               : Scored{choice->current_score, config.ridge};
+  Scored scored = !choice.ok() ? unscored
+                 : choice->score < choice->current_score ? Scored{choice->score, choice->ridge}
+                                                         : Scored{choice->current_score, config.ridge};
+  if (ranks != nullptr) scored = {ranks->agree(scored.score), ranks->agree(scored.ridge)};
+  return scored;
 }
 
 template <class Real>
 std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLearner<Real>& learner,
-                                                                   double gamma,
-                                                                   double ridge) const {
+                                                                   double gamma, double ridge,
+                                                                   const Ranks* ranks) const {
   LearnerConfig config = learner.config();
   config.features.gamma = gamma;
   config.ridge = ridge;
   absl::StatusOr<BasicLearner<Real>> rebuilt = BasicLearner<Real>::Create(std::move(config));
   if (!rebuilt.ok()) return std::nullopt;
   LineSums sums = SumsOverLines(rebuilt->feature_map(), rebuilt->config().intercept, state_);
+  SumOverRanks<Real>(ranks, sums);
   sums.gram.diagonal().array() += rebuilt->config().ridge;  // the information form λI + G
   typename BasicRls<Real>::InformationForm form;
   form.information.assign(sums.gram.data(), sums.gram.data() + sums.gram.size());
@@ -179,13 +203,15 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLe
 
 template <class Real>
 std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
-    std::int64_t line, const BasicLearner<Real>& learner) {
+    std::int64_t line, const BasicLearner<Real>& learner, const Ranks* ranks) {
   if (state_.choices_left == 0) return std::nullopt;
   --state_.choices_left;
   const LearnerConfig& config = learner.config();
-  if (rows() < 2 * config.features.num_features) return NoneLeftAfter(std::nullopt);
+  std::vector<double> lines = {static_cast<double>(rows())};
+  if (ranks != nullptr) ranks->sum(lines);
+  if (lines[0] < 2.0 * config.features.num_features) return NoneLeftAfter(std::nullopt);
   const double gamma = config.features.gamma;
-  const Scored current = Score(config, gamma);
+  const Scored current = Score(config, gamma, ranks);
   // GCV's score over the width has one least in practice: step from the
   // current width in the direction that improves, while it does.
   double best = gamma;
@@ -193,7 +219,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   for (const double step : {kWiderStep, kNarrowerStep}) {
     for (double factor = step; factor >= kMostWidening && factor <= kMostNarrowing;
          factor *= step) {
-      const Scored scored = Score(config, gamma * factor);
+      const Scored scored = Score(config, gamma * factor, ranks);
       if (!(scored.score < best_scored.score)) break;
       best = gamma * factor;
       best_scored = scored;
@@ -205,8 +231,10 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   // gain is no reason to rebuild.
   if (best != gamma && std::isfinite(current.score) &&
       best_scored.score < (1 - kMinimumGain) * current.score) {
-    rebuilt = Rebuild(learner, best, best_scored.ridge);
-    if (rebuilt.has_value()) state_.changes.push_back({line, rows(), gamma, best});
+    rebuilt = Rebuild(learner, best, best_scored.ridge, ranks);
+    if (rebuilt.has_value()) {
+      state_.changes.push_back({line, static_cast<std::int64_t>(lines[0]), gamma, best});
+    }
   }
   return NoneLeftAfter(std::move(rebuilt));
 }

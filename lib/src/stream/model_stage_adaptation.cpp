@@ -11,14 +11,7 @@ template <class Real>
 void ModelStage<Real>::RestartOnDrift() {
   const double ridge = learner_->config().ridge;
   drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
-  if (ridge_) ridge_->Restarted(drift_->drifts().back().line, ridge, drift_->relearned_targets());
-  if (bandwidth_) {
-    if (std::optional<BasicLearner<Real>> rebuilt =
-            bandwidth_->Restarted(drift_->drifts().back().line, *learner_,
-                                  drift_->relearned_inputs(), drift_->relearned_targets())) {
-      ReplaceLearner(*std::move(rebuilt));
-    }
-  }
+  RestartFollowers(drift_->drifts().back().line, ridge);
   if (delta_ != nullptr) RefillDelta();
 }
 
@@ -26,9 +19,19 @@ template <class Real>
 void ModelStage<Real>::RestartWithOtherRanks() {
   const double ridge = learner_->config().ridge;
   drift_->RestartOnChangeSeenElsewhere(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
-  if (ridge_) ridge_->Restarted(last_learned_line_, ridge, drift_->relearned_targets());
+  RestartFollowers(last_learned_line_, ridge);
   ++restarts_with_other_ranks_;
   RefillDelta();
+}
+
+template <class Real>
+void ModelStage<Real>::RestartFollowers(std::int64_t line, double ridge_before) {
+  if (ridge_) ridge_->Restarted(line, ridge_before, drift_->relearned_targets());
+  if (!bandwidth_) return;
+  if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->Restarted(
+          line, *learner_, drift_->relearned_inputs(), drift_->relearned_targets())) {
+    ReplaceLearner(*std::move(rebuilt));
+  }
 }
 
 template <class Real>
@@ -64,6 +67,18 @@ void ModelStage<Real>::FollowSettings(std::int64_t line) {
 }
 
 template <class Real>
+bool ModelStage<Real>::FollowBandwidthAtMerge(
+    std::int64_t line, const typename BandwidthFollower<Real>::Ranks& ranks) {
+  if (!bandwidth_ || !ridge_ || !ridge_->DueAfter(0)) return false;
+  std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_, &ranks);
+  if (!rebuilt.has_value()) return false;
+  const double ridge = learner_->config().ridge;
+  ReplaceLearner(*std::move(rebuilt));
+  ridge_->Chose(line, ridge, learner_->config().ridge);
+  return true;
+}
+
+template <class Real>
 void ModelStage<Real>::ReplaceLearner(BasicLearner<Real> learner) {
   if (before_map_change_) before_map_change_();
   *learner_ = std::move(learner);
@@ -78,6 +93,12 @@ template void ModelStage<float>::RestartWithOtherRanks();
 template void ModelStage<double>::RestartWithOtherRanks();
 template void ModelStage<float>::RefillDelta();
 template void ModelStage<double>::RefillDelta();
+template bool ModelStage<float>::FollowBandwidthAtMerge(
+    std::int64_t, const BandwidthFollower<float>::Ranks&);
+template bool ModelStage<double>::FollowBandwidthAtMerge(
+    std::int64_t, const BandwidthFollower<double>::Ranks&);
+template void ModelStage<float>::RestartFollowers(std::int64_t, double);
+template void ModelStage<double>::RestartFollowers(std::int64_t, double);
 template void ModelStage<float>::FollowSettings(std::int64_t);
 template void ModelStage<double>::FollowSettings(std::int64_t);
 

@@ -66,7 +66,19 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                       static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
                                   ridge_ ? ridge_->state() : RidgeFollowState(),
                                   drift_ ? TrackingStateToSave() : DriftTrackingState(),
-                                  bandwidth_ ? bandwidth_->state() : BandwidthFollowState()}};
+                                  BandwidthStateToSave()}};
+}
+
+template <class Real>
+BandwidthFollowState ModelStage<Real>::BandwidthStateToSave() const {
+  if (!bandwidth_) return BandwidthFollowState();
+  BandwidthFollowState state = bandwidth_->state();
+  if (delta_ != nullptr) {
+    state.choices_left = 0;
+    state.inputs.clear();
+    state.targets.clear();
+  }
+  return state;
 }
 
 template <class Real>
@@ -99,6 +111,8 @@ template BasicCheckpoint<float> ModelStage<float>::Snapshot() const;
 template BasicCheckpoint<double> ModelStage<double>::Snapshot() const;
 template DriftTrackingState ModelStage<float>::TrackingStateToSave() const;
 template DriftTrackingState ModelStage<double>::TrackingStateToSave() const;
+template BandwidthFollowState ModelStage<float>::BandwidthStateToSave() const;
+template BandwidthFollowState ModelStage<double>::BandwidthStateToSave() const;
 template absl::Status ModelStage<float>::Save(const std::string&) const;
 template absl::Status ModelStage<double>::Save(const std::string&) const;
 

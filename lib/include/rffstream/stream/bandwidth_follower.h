@@ -27,14 +27,18 @@
 // For regression with the squared loss and β = 1 (where the ridge
 // follows), kernels of one bandwidth (no ARD lengthscales, no leverage
 // selection), models of at most kMostFeatures features (each candidate
-// costs an eigendecomposition of a D × D Gram matrix), and inputs narrow
-// enough that the kept lines stay under kMostInputValues. The state goes into checkpoints (BandwidthFollowState),
-// so a loaded model goes on choosing as it would have.
+// costs the Gram matrix of the kept lines, O(n D²), and its reduction to
+// tridiagonal form, O(D³)), and inputs narrow enough that the kept lines
+// stay under kMostInputValues. The state goes into checkpoints
+// (BandwidthFollowState), so a loaded model goes on choosing as it would
+// have. Under mpirun each rank keeps the lines it learned and the choices
+// come at the merges, scored on the sums over every rank's lines (Ranks).
 #ifndef RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
 #define RFFSTREAM_STREAM_BANDWIDTH_FOLLOWER_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -93,11 +97,23 @@ class BandwidthFollower {
   std::optional<BasicLearner<Real>> Restarted(std::int64_t line, const BasicLearner<Real>& learner,
                                               std::span<const Real> inputs,
                                               std::span<const Real> targets);
+  // Data-parallel ranks, each keeping the lines it learned: `sum` adds
+  // numbers over every rank, in place, and `agree` gives every rank rank 0's
+  // value, so that the scores are those of every rank's lines and every
+  // rank walks the same candidates (the same collectives). Both are called
+  // by every rank at once.
+  struct Ranks {
+    std::function<void(std::span<double>)> sum;
+    std::function<double(double)> agree;
+  };
+
   // At a choice of the ridge follower (`line`: the stream's line, for the
   // record): the model rebuilt with a better width and the ridge GCV chose
-  // for it, or nothing to change.
+  // for it, or nothing to change. With `ranks`, on every rank's lines (the
+  // rebuilt model holds them all).
   std::optional<BasicLearner<Real>> MaybeRechoose(std::int64_t line,
-                                                  const BasicLearner<Real>& learner);
+                                                  const BasicLearner<Real>& learner,
+                                                  const Ranks* ranks = nullptr);
 
   // Whether learned samples are kept (choices are left).
   bool keeps_lines() const { return state_.choices_left > 0; }
@@ -118,13 +134,13 @@ class BandwidthFollower {
     double ridge = 0;  // where
   };
   // The width `gamma` scored with the model's map at that width.
-  Scored Score(const LearnerConfig& config, double gamma) const;
+  Scored Score(const LearnerConfig& config, double gamma, const Ranks* ranks) const;
   // A choice made: the kept lines are dropped when it was the last.
   std::optional<BasicLearner<Real>> NoneLeftAfter(std::optional<BasicLearner<Real>> rebuilt);
   // `learner` with the width `gamma` and the ridge `ridge`, its state set
   // from the kept lines.
   std::optional<BasicLearner<Real>> Rebuild(const BasicLearner<Real>& learner, double gamma,
-                                            double ridge) const;
+                                            double ridge, const Ranks* ranks) const;
 
   int num_inputs_;
   std::vector<double> means_;  // a missing input is kept as its mean (FeatureMap::Map)

@@ -79,17 +79,22 @@ class ModelStage {
   // next (the merge that follows restarts the shared model:
   // RestartWithOtherRanks). Ranks that read streams of their own do not
   // watch: a merge brings the others' regimes into each rank's model, which
-  // its errors would take for a change. The ridge follower counts this
-  // rank's samples and chooses nothing itself: the merges choose for the
-  // shared model (mutable_ridge_follower()). The bandwidth stays the
-  // window's: its choices need every rank's lines.
+  // its errors would take for a change. The followers count this rank's
+  // samples and keep its lines, and choose nothing themselves: the merges
+  // choose for the shared model (mutable_ridge_follower(),
+  // FollowBandwidthAtMerge()).
   void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset,
                         bool one_stream) {
     delta_ = delta;
     clock_offset_ = clock_offset;
-    if (delta_ != nullptr) bandwidth_.reset();
     if (delta_ != nullptr && !one_stream) drift_.reset();
   }
+  // At a merge after which the ridge's choice fell due on the merged count:
+  // the bandwidth's choice on every rank's kept lines (`ranks`), which
+  // comes first as in one process. True when the model was rebuilt with
+  // another width (the ridge's choice made with it).
+  bool FollowBandwidthAtMerge(std::int64_t line,
+                              const typename BandwidthFollower<Real>::Ranks& ranks);
   RidgeFollower<Real>* mutable_ridge_follower() { return ridge_ ? &*ridge_ : nullptr; }
   // Another rank saw the stream change: this one forgets to its prior and
   // learns its remembered lines again, as on a change of its own (not
@@ -163,6 +168,13 @@ class ModelStage {
                      OutcomeSink& sink);
   // The drift tracker's restart, which the ridge's sums follow.
   void RestartOnDrift();
+  // After a restart (`ridge_before`: the model's ridge before it): the
+  // followers start over from the lines learned again, and the model goes
+  // back to the window's width.
+  void RestartFollowers(std::int64_t line, double ridge_before);
+  // The bandwidth follower's state to save: a data-parallel rank's kept
+  // lines are its own share only, so the saved model keeps its width.
+  BandwidthFollowState BandwidthStateToSave() const;
   // A data-parallel rank's delta after a restart: the lines learned again.
   void RefillDelta();
   // After `line` was learned: the bandwidth's and the ridge's later choices
