@@ -1,6 +1,7 @@
 #include "rffstream/stream/bandwidth_follower.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -62,16 +63,33 @@ void SumOverRanks(const typename BandwidthFollower<Real>::Ranks* ranks, LineSums
   sums.lines = static_cast<Eigen::Index>(all.back());
 }
 
+// The Gram matrix is summed in kGramParts parts of the lines, on `pool`'s
+// threads when it has as many (the same sums with any number of threads).
+constexpr int kGramParts = 2;
+
 template <class Real>
 LineSums SumsOverLines(const BasicFeatureMap<Real>& map, bool intercept,
-                       const BandwidthFollowState& state) {
+                       const BandwidthFollowState& state, ThreadPool* pool) {
   const Eigen::MatrixXd rows = MappedRows(map, intercept, state.inputs);
   const Eigen::Map<const RowMajor> targets(
       state.targets.data(), rows.rows(),
       static_cast<Eigen::Index>(state.targets.size()) / std::max<Eigen::Index>(rows.rows(), 1));
+  std::array<Eigen::MatrixXd, kGramParts> grams;
+  auto gram_of_part = [&](int part) {
+    const Eigen::Index first = rows.rows() * part / kGramParts;
+    const Eigen::Index end = rows.rows() * (part + 1) / kGramParts;
+    grams[part] = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
+    grams[part].selfadjointView<Eigen::Lower>().rankUpdate(
+        rows.middleRows(first, end - first).transpose());
+  };
+  if (pool != nullptr && pool->size() >= kGramParts) {
+    pool->Run(kGramParts, gram_of_part);
+  } else {
+    for (int part = 0; part < kGramParts; ++part) gram_of_part(part);
+  }
   LineSums sums;
-  sums.gram = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
-  sums.gram.selfadjointView<Eigen::Lower>().rankUpdate(rows.transpose());
+  sums.gram = grams[0];
+  for (int part = 1; part < kGramParts; ++part) sums.gram += grams[part];
   sums.gram.triangularView<Eigen::StrictlyUpper>() = sums.gram.transpose();
   sums.target_sums = rows.transpose() * targets;
   sums.target_squares = targets.colwise().squaredNorm().transpose();
@@ -151,15 +169,15 @@ std::vector<double> BandwidthFollower<Real>::ScoringRidges() {
 }
 
 template <class Real>
-typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(const LearnerConfig& config,
-                                                                        double gamma,
-                                                                        const Ranks* ranks) const {
+typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(
+    const BasicLearner<Real>& learner, double gamma, const Ranks* ranks) const {
+  const LearnerConfig& config = learner.config();
   const Scored unscored{std::numeric_limits<double>::infinity(), config.ridge};
   FeatureMapConfig features = config.features;
   features.gamma = gamma;
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(std::move(features));
   if (!map.ok()) return unscored;  // the same on every rank: the same settings
-  LineSums sums = SumsOverLines(*map, config.intercept, state_);
+  LineSums sums = SumsOverLines(*map, config.intercept, state_, learner.thread_pool().get());
   SumOverRanks<Real>(ranks, sums);
   absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(
       std::span<const double>(sums.gram.data(), static_cast<std::size_t>(sums.gram.size())),
@@ -184,7 +202,8 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLe
   config.ridge = ridge;
   absl::StatusOr<BasicLearner<Real>> rebuilt = BasicLearner<Real>::Create(std::move(config));
   if (!rebuilt.ok()) return std::nullopt;
-  LineSums sums = SumsOverLines(rebuilt->feature_map(), rebuilt->config().intercept, state_);
+  LineSums sums = SumsOverLines(rebuilt->feature_map(), rebuilt->config().intercept, state_,
+                                learner.thread_pool().get());
   SumOverRanks<Real>(ranks, sums);
   sums.gram.diagonal().array() += rebuilt->config().ridge;  // the information form λI + G
   typename BasicRls<Real>::InformationForm form;
@@ -211,7 +230,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   if (ranks != nullptr) ranks->sum(lines);
   if (lines[0] < 2.0 * config.features.num_features) return NoneLeftAfter(std::nullopt);
   const double gamma = config.features.gamma;
-  const Scored current = Score(config, gamma, ranks);
+  const Scored current = Score(learner, gamma, ranks);
   // GCV's score over the width has one least in practice: step from the
   // current width in the direction that improves, while it does.
   double best = gamma;
@@ -219,7 +238,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   for (const double step : {kWiderStep, kNarrowerStep}) {
     for (double factor = step; factor >= kMostWidening && factor <= kMostNarrowing;
          factor *= step) {
-      const Scored scored = Score(config, gamma * factor, ranks);
+      const Scored scored = Score(learner, gamma * factor, ranks);
       if (!(scored.score < best_scored.score)) break;
       best = gamma * factor;
       best_scored = scored;

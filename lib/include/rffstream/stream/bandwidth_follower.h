@@ -133,8 +133,9 @@ class BandwidthFollower {
     double score = 0;  // GCV's least over the ridges (+infinity: not scored)
     double ridge = 0;  // where
   };
-  // The width `gamma` scored with the model's map at that width.
-  Scored Score(const LearnerConfig& config, double gamma, const Ranks* ranks) const;
+  // The width `gamma` scored with `learner`'s map at that width (on its
+  // threads).
+  Scored Score(const BasicLearner<Real>& learner, double gamma, const Ranks* ranks) const;
   // A choice made: the kept lines are dropped when it was the last.
   std::optional<BasicLearner<Real>> NoneLeftAfter(std::optional<BasicLearner<Real>> rebuilt);
   // `learner` with the width `gamma` and the ridge `ridge`, its state set
