@@ -55,10 +55,22 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
-// Removes what version 10 added, for files of version 9 made from new ones:
-// the bandwidth follow state, none (an i32 0, a double 0 and a u64 0) before
-// the checksum.
+// Removes what version 11 added, for files of version 10 made from new
+// ones: the bandwidth follower's standardizations, none (a u64 0) before the
+// checksum.
+inline void RemoveVersion11Fields(std::string& bytes) {
+  constexpr std::size_t kNoChangesBytes = 8, kChecksumBytes = 4;
+  const std::uint64_t none = 0;
+  REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoChangesBytes, &none,
+                      kNoChangesBytes) == 0);
+  bytes.erase(bytes.size() - kChecksumBytes - kNoChangesBytes, kNoChangesBytes);
+}
+
+// Removes what versions 10 and 11 added, for files of version 9 made from
+// new ones: version 11's (above) and the bandwidth follow state, none (an
+// i32 0, a double 0 and a u64 0) before the checksum.
 inline void RemoveVersion10Fields(std::string& bytes) {
+  RemoveVersion11Fields(bytes);
   constexpr std::size_t kNoFollowBytes = 20, kChecksumBytes = 4;
   const std::array<char, kNoFollowBytes> none{};
   REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoFollowBytes, none.data(),
@@ -66,8 +78,8 @@ inline void RemoveVersion10Fields(std::string& bytes) {
   bytes.erase(bytes.size() - kChecksumBytes - kNoFollowBytes, kNoFollowBytes);
 }
 
-// Removes what versions 9 and 10 added, for files of version 8 made from
-// new ones: version 10's (above) and the drift tracking state, none (a u32
+// Removes what versions 9 to 11 added, for files of version 8 made from
+// new ones: versions 10 and 11's (above) and the drift tracking state, none (a u32
 // 0) before the checksum.
 inline void RemoveVersion9Fields(std::string& bytes) {
   RemoveVersion10Fields(bytes);
@@ -77,8 +89,8 @@ inline void RemoveVersion9Fields(std::string& bytes) {
   bytes.erase(bytes.size() - kChecksumBytes - kNoTrackingBytes, kNoTrackingBytes);
 }
 
-// Removes what versions 8 to 10 added, for files of version 7 made from new
-// ones: versions 9 and 10's (above) and the ridge follow state, none (an i64 0).
+// Removes what versions 8 to 11 added, for files of version 7 made from new
+// ones: versions 9 to 11's (above) and the ridge follow state, none (an i64 0).
 inline void RemoveVersion8Fields(std::string& bytes) {
   RemoveVersion9Fields(bytes);
   constexpr std::size_t kNoFollowBytes = 8, kChecksumBytes = 4;

@@ -124,6 +124,7 @@ class LearnOutput : public OutcomeSink {
     PrintWarmUpPart();
     if (const BandwidthFollower<Real>* follower = model_->bandwidth_follower()) {
       PrintSettingChanges("gamma", follower->changes());
+      PrintStandardizations(follower->standardizations());
     }
     if (const RidgeFollower<Real>* follower = model_->ridge_follower()) {
       PrintSettingChanges("ridge", follower->changes());
@@ -173,6 +174,18 @@ class LearnOutput : public OutcomeSink {
                                                  : absl::StrCat(change.samples, " samples");
       std::fprintf(log_, "%sline %" PRId64 " (%s) %g -> %g", &change == &changes.front() ? " " : "; ",
                    change.line, on.c_str(), change.from, change.to);
+    }
+    std::fprintf(log_, "\n");
+  }
+
+  // The standardizations chosen anew on the lines since drift restarts.
+  void PrintStandardizations(const std::vector<SettingChange>& changes) {
+    if (changes.empty()) return;
+    std::fprintf(log_, "standardization re-chosen on the lines since the drift restart:");
+    for (const SettingChange& change : changes) {
+      std::fprintf(log_, "%sline %" PRId64 " (%" PRId64 " samples, scales moved up to x%.3g)",
+                   &change == &changes.front() ? " " : "; ", change.line, change.samples,
+                   change.to);
     }
     std::fprintf(log_, "\n");
   }

@@ -229,7 +229,8 @@ std::string Settings(const ModelStage<Real>& model) {
   }
   absl::StrAppend(&settings, " ridge ", ShortestNumber(learner->config().ridge));
   if (const BandwidthFollower<Real>* follower = model.bandwidth_follower()) {
-    absl::StrAppend(&settings, " gamma_changes ", follower->changes().size());
+    absl::StrAppend(&settings, " gamma_changes ", follower->changes().size(),
+                    " standardization_changes ", follower->standardizations().size());
   }
   if (const RidgeFollower<Real>* follower = model.ridge_follower()) {
     absl::StrAppend(&settings, " ridge_changes ", follower->changes().size());

@@ -280,7 +280,10 @@ class StreamingEstimator(BaseEstimator):
     def settings_changes_(self):
         """With gamma='auto' and ridge='auto' (the defaults), the choices made
         again as the model grew, by generalized cross-validation: under
-        "gamma" and "ridge", (sample number, samples chosen on, from, to)."""
+        "gamma" and "ridge", (sample number, samples chosen on, from, to);
+        under "standardization", the inputs standardized anew after a drift
+        restart: (sample number, samples chosen on, 1, the largest factor by
+        which an input's scale moved)."""
         return self._fitted_engine().settings_changes()
 
     def end_warm_up(self):

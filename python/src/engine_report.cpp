@@ -88,7 +88,9 @@ py::list DetectedDrifts(const StreamEstimator<Real>& estimator) {
 
 // The settings chosen again as the model grew: under "gamma" and "ridge",
 // (sample, samples chosen on, from, to) in stream order (samples chosen
-// on 0: a drift restart went back to the window's ridge).
+// on 0: a drift restart went back to the window's ridge); under
+// "standardization", after drift restarts, (sample, samples chosen on, 1,
+// the largest factor by which an input's scale moved).
 template <class Real>
 py::dict SettingsChanges(const StreamEstimator<Real>& estimator) {
   const auto listed = [](const std::vector<SettingChange>& changes) {
@@ -105,6 +107,9 @@ py::dict SettingsChanges(const StreamEstimator<Real>& estimator) {
                          : py::list();
   changes["ridge"] =
       stage.ridge_follower() != nullptr ? listed(stage.ridge_follower()->changes()) : py::list();
+  changes["standardization"] = stage.bandwidth_follower() != nullptr
+                                   ? listed(stage.bandwidth_follower()->standardizations())
+                                   : py::list();
   return changes;
 }
 

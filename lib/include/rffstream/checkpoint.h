@@ -57,7 +57,8 @@ namespace rffstream {
 // ones do since 6 (older ones hold P, converted once on loading); the drift
 // tracking's state.
 // 10: the state of a bandwidth that follows the stream.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 10;
+// 11: the standardizations it chose anew after drift restarts.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 11;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 
@@ -123,6 +124,9 @@ struct BandwidthFollowState {
   std::vector<double> targets;
   using Change = SettingChange;
   std::vector<Change> changes;
+  // The standardizations chosen anew after drift restarts (format 11 on):
+  // from 1 to the largest factor by which an input's scale moved.
+  std::vector<Change> standardizations;
   bool operator==(const BandwidthFollowState&) const = default;
 };
 

@@ -1,6 +1,7 @@
 // The bandwidth follower's state in a checkpoint (format 10 on): the choices
-// left, the lines they will be made on and the choices so far, checked alike
-// when written and when read.
+// left, the lines they will be made on and the choices so far (of the
+// standardization too, format 11 on), checked alike when written and when
+// read.
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -26,6 +27,7 @@ void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& s
     writer.WriteArray<double>(state.targets);
   }
   WriteSettingChanges(writer, state.changes);
+  WriteSettingChanges(writer, state.standardizations);
 }
 
 absl::Status CheckBandwidthFollowState(const BandwidthFollowState& state, const Task& task) {
@@ -46,11 +48,16 @@ absl::Status CheckBandwidthFollowState(const BandwidthFollowState& state, const 
   for (const BandwidthFollowState::Change& change : state.changes) {
     valid = valid && change.from > 0 && change.to > 0 && change.samples >= 0 && change.line >= 0;
   }
+  for (const BandwidthFollowState::Change& change : state.standardizations) {
+    valid = valid && change.from == 1 && change.to >= 1 && std::isfinite(change.to) &&
+            change.samples >= 0 && change.line >= 0;
+  }
   if (!valid) return absl::InvalidArgumentError("a bandwidth follow state that learning cannot reach");
   return absl::OkStatus();
 }
 
 absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader,
+                                                              std::uint32_t version,
                                                               const Task& task) {
   BandwidthFollowState state;
   std::int32_t choices_left = 0;
@@ -75,6 +82,9 @@ absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader
     if (status.ok()) status = read_lines("bandwidth follow targets", rows * outputs, state.targets);
   }
   if (status.ok()) status = ReadSettingChanges(reader, "bandwidth", state.changes);
+  if (status.ok() && version >= 11) {
+    status = ReadSettingChanges(reader, "standardization", state.standardizations);
+  }
   if (!status.ok()) return status;
   if (absl::Status valid = CheckBandwidthFollowState(state, task); !valid.ok()) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": ", valid.message()));

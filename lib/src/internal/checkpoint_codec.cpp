@@ -228,7 +228,7 @@ absl::StatusOr<CheckpointRecord> ReadRecord(ByteReader& reader, std::uint32_t ve
     record.drift_tracking = *std::move(read);
   }
   if (version >= 10) {
-    absl::StatusOr<BandwidthFollowState> read = ReadBandwidthFollowState(reader, record.task);
+    absl::StatusOr<BandwidthFollowState> read = ReadBandwidthFollowState(reader, version, record.task);
     if (!read.ok()) return read.status();
     record.bandwidth_follow = *std::move(read);
   }

@@ -53,8 +53,10 @@ void WriteDriftTrackingState(ByteWriter& writer, const DriftTrackingState& state
 [[nodiscard]] absl::Status CheckBandwidthFollowState(const BandwidthFollowState& state,
                                                      const Task& task);
 void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& state);
+// `version`: the file's format (the standardizations from 11 on).
 [[nodiscard]] absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader,
-                                                                           const Task& task);
+                                                                            std::uint32_t version,
+                                                                            const Task& task);
 
 }  // namespace rffstream::internal
 

@@ -1,7 +1,6 @@
 #include "rffstream/stream/bandwidth_follower.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -10,94 +9,13 @@
 #include "rffstream/feature_map.h"
 #include "rffstream/ridge_by_gcv.h"
 #include "rffstream/stream/ridge_follower.h"
+#include "stream/kept_line_sums.h"
+#include "stream/standardization_on_lines.h"
 
 namespace rffstream {
-namespace {
 
-// The kept lines mapped by `map` (the model's precision, as it maps them),
-// with a column of ones for an intercept: one row each.
-template <class Real>
-Eigen::MatrixXd MappedRows(const BasicFeatureMap<Real>& map, bool intercept,
-                           std::span<const double> inputs) {
-  const Eigen::Index rows = static_cast<Eigen::Index>(inputs.size()) / map.input_dimension();
-  const Eigen::Index features = map.num_features();
-  const std::vector<Real> converted(inputs.begin(), inputs.end());
-  std::vector<Real> mapped(static_cast<std::size_t>(rows * features));
-  map.MapBlock(converted, mapped);
-  Eigen::MatrixXd result(rows, features + (intercept ? 1 : 0));
-  result.leftCols(features) =
-      Eigen::Map<const Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-          mapped.data(), rows, features)
-          .template cast<double>();
-  if (intercept) result.col(features).setOnes();
-  return result;
-}
-
-using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Ridge regression's sums over the kept lines mapped by `map`: G = Σ z zᵀ
-// (full, symmetric), b = Σ z y (a column of D per output) and Σ y².
-struct LineSums {
-  Eigen::MatrixXd gram;
-  Eigen::MatrixXd target_sums;
-  Eigen::VectorXd target_squares;
-  Eigen::Index lines = 0;
-};
-
-// With data-parallel ranks, the sums over every rank's kept lines.
-template <class Real>
-void SumOverRanks(const typename BandwidthFollower<Real>::Ranks* ranks, LineSums& sums) {
-  if (ranks == nullptr) return;
-  std::vector<double> all(sums.gram.data(), sums.gram.data() + sums.gram.size());
-  all.insert(all.end(), sums.target_sums.data(), sums.target_sums.data() + sums.target_sums.size());
-  all.insert(all.end(), sums.target_squares.data(),
-             sums.target_squares.data() + sums.target_squares.size());
-  all.push_back(static_cast<double>(sums.lines));
-  ranks->sum(all);
-  const double* next = all.data();
-  for (Eigen::MatrixXd* part : {&sums.gram, &sums.target_sums}) {
-    std::copy_n(next, part->size(), part->data());
-    next += part->size();
-  }
-  std::copy_n(next, sums.target_squares.size(), sums.target_squares.data());
-  sums.lines = static_cast<Eigen::Index>(all.back());
-}
-
-// The Gram matrix is summed in kGramParts parts of the lines, on `pool`'s
-// threads when it has as many (the same sums with any number of threads).
-constexpr int kGramParts = 2;
-
-template <class Real>
-LineSums SumsOverLines(const BasicFeatureMap<Real>& map, bool intercept,
-                       const BandwidthFollowState& state, ThreadPool* pool) {
-  const Eigen::MatrixXd rows = MappedRows(map, intercept, state.inputs);
-  const Eigen::Map<const RowMajor> targets(
-      state.targets.data(), rows.rows(),
-      static_cast<Eigen::Index>(state.targets.size()) / std::max<Eigen::Index>(rows.rows(), 1));
-  std::array<Eigen::MatrixXd, kGramParts> grams;
-  auto gram_of_part = [&](int part) {
-    const Eigen::Index first = rows.rows() * part / kGramParts;
-    const Eigen::Index end = rows.rows() * (part + 1) / kGramParts;
-    grams[part] = Eigen::MatrixXd::Zero(rows.cols(), rows.cols());
-    grams[part].selfadjointView<Eigen::Lower>().rankUpdate(
-        rows.middleRows(first, end - first).transpose());
-  };
-  if (pool != nullptr && pool->size() >= kGramParts) {
-    pool->Run(kGramParts, gram_of_part);
-  } else {
-    for (int part = 0; part < kGramParts; ++part) gram_of_part(part);
-  }
-  LineSums sums;
-  sums.gram = grams[0];
-  for (int part = 1; part < kGramParts; ++part) sums.gram += grams[part];
-  sums.gram.triangularView<Eigen::StrictlyUpper>() = sums.gram.transpose();
-  sums.target_sums = rows.transpose() * targets;
-  sums.target_squares = targets.colwise().squaredNorm().transpose();
-  sums.lines = rows.rows();
-  return sums;
-}
-
-}  // namespace
+using internal::LineSums;
+using internal::SumsOverLines;
 
 template <class Real>
 bool BandwidthFollower<Real>::CanFollow(const LearnerConfig& config) {
@@ -155,8 +73,10 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
   }
   const double gamma = learner.config().features.gamma;
   if (gamma == state_.window_gamma) return std::nullopt;
+  FeatureMapConfig features = learner.config().features;
+  features.gamma = state_.window_gamma;
   std::optional<BasicLearner<Real>> rebuilt =
-      Rebuild(learner, state_.window_gamma, learner.config().ridge, /*ranks=*/nullptr);
+      Rebuild(learner, features, learner.config().ridge, /*ranks=*/nullptr);
   if (rebuilt.has_value()) state_.changes.push_back({line, 0, gamma, state_.window_gamma});
   return rebuilt;
 }
@@ -170,15 +90,13 @@ std::vector<double> BandwidthFollower<Real>::ScoringRidges() {
 
 template <class Real>
 typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(
-    const BasicLearner<Real>& learner, double gamma, const Ranks* ranks) const {
+    const BasicLearner<Real>& learner, FeatureMapConfig features, const Ranks* ranks) const {
   const LearnerConfig& config = learner.config();
   const Scored unscored{std::numeric_limits<double>::infinity(), config.ridge};
-  FeatureMapConfig features = config.features;
-  features.gamma = gamma;
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(std::move(features));
   if (!map.ok()) return unscored;  // the same on every rank: the same settings
   LineSums sums = SumsOverLines(*map, config.intercept, state_, learner.thread_pool().get());
-  SumOverRanks<Real>(ranks, sums);
+  if (ranks != nullptr) internal::SumOverRanks(ranks->sum, sums);
   absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(
       std::span<const double>(sums.gram.data(), static_cast<std::size_t>(sums.gram.size())),
       std::span<const double>(sums.target_sums.data(),
@@ -194,17 +112,17 @@ typename BandwidthFollower<Real>::Scored BandwidthFollower<Real>::Score(
 }
 
 template <class Real>
-std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLearner<Real>& learner,
-                                                                   double gamma, double ridge,
-                                                                   const Ranks* ranks) const {
+std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(
+    const BasicLearner<Real>& learner, const FeatureMapConfig& features, double ridge,
+    const Ranks* ranks) const {
   LearnerConfig config = learner.config();
-  config.features.gamma = gamma;
+  config.features = features;
   config.ridge = ridge;
   absl::StatusOr<BasicLearner<Real>> rebuilt = BasicLearner<Real>::Create(std::move(config));
   if (!rebuilt.ok()) return std::nullopt;
   LineSums sums = SumsOverLines(rebuilt->feature_map(), rebuilt->config().intercept, state_,
                                 learner.thread_pool().get());
-  SumOverRanks<Real>(ranks, sums);
+  if (ranks != nullptr) internal::SumOverRanks(ranks->sum, sums);
   sums.gram.diagonal().array() += rebuilt->config().ridge;  // the information form λI + G
   typename BasicRls<Real>::InformationForm form;
   form.information.assign(sums.gram.data(), sums.gram.data() + sums.gram.size());
@@ -221,38 +139,72 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Rebuild(const BasicLe
 }
 
 template <class Real>
+typename BandwidthFollower<Real>::Walked BandwidthFollower<Real>::Walk(
+    const BasicLearner<Real>& learner, const FeatureMapConfig& features,
+    const Ranks* ranks) const {
+  Walked walked{features.gamma, Score(learner, features, ranks), {}};
+  walked.start = walked.best;
+  // GCV's score over the width has one least in practice: step from the
+  // start in the direction that improves, while it does.
+  for (const double step : {kWiderStep, kNarrowerStep}) {
+    for (double factor = step; factor >= kMostWidening && factor <= kMostNarrowing;
+         factor *= step) {
+      FeatureMapConfig candidate = features;
+      candidate.gamma = features.gamma * factor;
+      const Scored scored = Score(learner, candidate, ranks);
+      if (!(scored.score < walked.best.score)) break;
+      walked.gamma = candidate.gamma;
+      walked.best = scored;
+    }
+    if (walked.gamma != features.gamma) break;  // wider helped: narrower is not tried
+  }
+  return walked;
+}
+
+template <class Real>
 std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
-    std::int64_t line, const BasicLearner<Real>& learner, const Ranks* ranks) {
+    std::int64_t line, const BasicLearner<Real>& learner, const Ranks* ranks,
+    bool restandardize) {
   if (state_.choices_left == 0) return std::nullopt;
   --state_.choices_left;
   const LearnerConfig& config = learner.config();
   std::vector<double> lines = {static_cast<double>(rows())};
   if (ranks != nullptr) ranks->sum(lines);
   if (lines[0] < 2.0 * config.features.num_features) return NoneLeftAfter(std::nullopt);
-  const double gamma = config.features.gamma;
-  const Scored current = Score(learner, gamma, ranks);
-  // GCV's score over the width has one least in practice: step from the
-  // current width in the direction that improves, while it does.
-  double best = gamma;
-  Scored best_scored = current;
-  for (const double step : {kWiderStep, kNarrowerStep}) {
-    for (double factor = step; factor >= kMostWidening && factor <= kMostNarrowing;
-         factor *= step) {
-      const Scored scored = Score(learner, gamma * factor, ranks);
-      if (!(scored.score < best_scored.score)) break;
-      best = gamma * factor;
-      best_scored = scored;
+  const Walked kept = Walk(learner, config.features, ranks);
+  FeatureMapConfig best = config.features;
+  best.gamma = kept.gamma;
+  Scored best_scored = kept.best;
+  std::optional<FeatureMapConfig> standardized;
+  if (restandardize) {
+    standardized = internal::StandardizedOnLines(config.features, state_.inputs, num_inputs_,
+                                                 ranks != nullptr ? &ranks->sum : nullptr);
+  }
+  if (standardized.has_value()) {
+    const Walked other = Walk(learner, *standardized, ranks);
+    if (other.best.score < best_scored.score) {
+      best = *standardized;
+      best.gamma = other.gamma;
+      best_scored = other.best;
+    } else {
+      standardized.reset();
     }
-    if (best != gamma) break;  // wider helped: narrower is not tried
   }
   std::optional<BasicLearner<Real>> rebuilt;
   // As for the ridge: GCV's curve is flat near its least, and a negligible
   // gain is no reason to rebuild.
-  if (best != gamma && std::isfinite(current.score) &&
-      best_scored.score < (1 - kMinimumGain) * current.score) {
+  const double gamma = config.features.gamma;
+  if ((best.gamma != gamma || standardized.has_value()) && std::isfinite(kept.start.score) &&
+      best_scored.score < (1 - kMinimumGain) * kept.start.score) {
     rebuilt = Rebuild(learner, best, best_scored.ridge, ranks);
-    if (rebuilt.has_value()) {
-      state_.changes.push_back({line, static_cast<std::int64_t>(lines[0]), gamma, best});
+  }
+  if (rebuilt.has_value()) {
+    const auto samples = static_cast<std::int64_t>(lines[0]);
+    if (best.gamma != gamma) state_.changes.push_back({line, samples, gamma, best.gamma});
+    if (standardized.has_value()) {
+      state_.standardizations.push_back(
+          {line, samples, 1.0, internal::LargestScaleChange(config.features, best)});
+      means_ = best.input_offset;
     }
   }
   return NoneLeftAfter(std::move(rebuilt));

@@ -56,7 +56,8 @@ void ModelStage<Real>::FollowSettings(std::int64_t line) {
   // The bandwidth is chosen first, at the ridge's first choices; a model
   // rebuilt with another one comes with its ridge, chosen with it.
   if (bandwidth_ && ridge_->DueAfter(0)) {
-    if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_)) {
+    if (std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(
+            line, *learner_, /*ranks=*/nullptr, RestartedOnDrift())) {
       const double ridge = learner_->config().ridge;
       ReplaceLearner(*std::move(rebuilt));
       ridge_->Chose(line, ridge, learner_->config().ridge);
@@ -70,12 +71,21 @@ template <class Real>
 bool ModelStage<Real>::FollowBandwidthAtMerge(
     std::int64_t line, const typename BandwidthFollower<Real>::Ranks& ranks) {
   if (!bandwidth_ || !ridge_ || !ridge_->DueAfter(0)) return false;
-  std::optional<BasicLearner<Real>> rebuilt = bandwidth_->MaybeRechoose(line, *learner_, &ranks);
+  // Rank 0's view: a loaded model's restarts are known to it alone.
+  const bool restarted = ranks.agree(RestartedOnDrift() ? 1.0 : 0.0) > 0;
+  std::optional<BasicLearner<Real>> rebuilt =
+      bandwidth_->MaybeRechoose(line, *learner_, &ranks, restarted);
   if (!rebuilt.has_value()) return false;
   const double ridge = learner_->config().ridge;
   ReplaceLearner(*std::move(rebuilt));
   ridge_->Chose(line, ridge, learner_->config().ridge);
   return true;
+}
+
+template <class Real>
+bool ModelStage<Real>::RestartedOnDrift() const {
+  return drift_restarts_before_ > 0 || restarts_with_other_ranks_ > 0 ||
+         (drift_ && !drift_->drifts().empty());
 }
 
 template <class Real>
@@ -97,6 +107,8 @@ template bool ModelStage<float>::FollowBandwidthAtMerge(
     std::int64_t, const BandwidthFollower<float>::Ranks&);
 template bool ModelStage<double>::FollowBandwidthAtMerge(
     std::int64_t, const BandwidthFollower<double>::Ranks&);
+template bool ModelStage<float>::RestartedOnDrift() const;
+template bool ModelStage<double>::RestartedOnDrift() const;
 template void ModelStage<float>::RestartFollowers(std::int64_t, double);
 template void ModelStage<double>::RestartFollowers(std::int64_t, double);
 template void ModelStage<float>::FollowSettings(std::int64_t);

@@ -1,7 +1,8 @@
 // --gamma=auto's later choices (rffstream/stream/bandwidth_follower.h): a
 // kernel too narrow for a grown model is widened, and the rebuilt model is
 // the one a fresh learner of the new width and ridge learns from the same
-// lines (recursive least squares equals batch ridge); the follower's state
+// lines (recursive least squares equals batch ridge); after a drift restart
+// an input whose spread changed is standardized anew; the follower's state
 // round-trips through a checkpoint, and files of format 9 have none.
 #include "rffstream/stream/bandwidth_follower.h"
 
@@ -152,7 +153,64 @@ TEST_CASE("A stream too wide to keep does not follow, and a restart goes back to
   CHECK(std::abs(window_model->Predict(probe)) > 0.01);
 }
 
-TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
+TEST_CASE("After a drift restart, an input whose spread changed is standardized anew",
+          "[bandwidth_follower]") {
+  // The window standardized 8 inputs uniform on [0, 1]; after the restart
+  // input 3 (a relevant one) comes 20 times wider, the same function of it.
+  LearnerConfig config = NarrowKernel();
+  config.features.input_offset.assign(8, 0.5);
+  config.features.input_scale.assign(8, std::sqrt(1.0 / 12));
+  config.features.gamma = 0.05;
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  BandwidthFollower<double> follower(learner->config());
+  follower.WindowEnded(256, config.features.gamma);
+  Friedman stream;
+  std::vector<double> x(8);
+  std::vector<std::vector<double>> lines;
+  std::vector<double> targets;
+  for (int t = 0; t < 1024; ++t) {
+    const double y = stream.Next(x);
+    x[3] *= 20;
+    (void)learner->Learn(x, y);
+    follower.Learned(x, std::span<const double>(&y, 1));
+    lines.push_back(x);
+    targets.push_back(y);
+  }
+  BandwidthFollower<double> not_after_a_restart = follower;
+  std::optional<Learner> rebuilt = follower.MaybeRechoose(5000, *learner, nullptr, true);
+  REQUIRE(rebuilt.has_value());
+  REQUIRE(follower.standardizations().size() == 1);
+  const SettingChange& change = follower.standardizations().front();
+  CHECK(change.line == 5000);
+  CHECK(change.samples == 1024);
+  CHECK(change.from == 1.0);
+  CHECK(change.to == Approx(20).epsilon(0.1));
+  const std::vector<double>& scales = rebuilt->config().features.input_scale;
+  CHECK(scales[3] / config.features.input_scale[3] == Approx(20).epsilon(0.1));
+  CHECK(scales[0] / config.features.input_scale[0] == Approx(1).epsilon(0.1));
+  CHECK(rebuilt->config().features.input_offset[3] == Approx(10).epsilon(0.1));
+  // Exactly the model a fresh learner of the new standardization, width
+  // and ridge learns from the same lines.
+  absl::StatusOr<Learner> reference = Learner::Create(rebuilt->config());
+  REQUIRE(reference.ok());
+  for (std::size_t t = 0; t < lines.size(); ++t) (void)reference->Learn(lines[t], targets[t]);
+  double kept_error = 0, new_error = 0;
+  for (int t = 0; t < 300; ++t) {
+    const double y = stream.Next(x);
+    x[3] *= 20;
+    CHECK(rebuilt->Predict(x) == Approx(reference->Predict(x)).epsilon(1e-9).margin(1e-9));
+    kept_error += std::pow(learner->Predict(x) - y, 2);
+    new_error += std::pow(rebuilt->Predict(x) - y, 2);
+  }
+  CHECK(new_error < 0.8 * kept_error);
+  // Not after a restart: the standardization stays the window's.
+  std::optional<Learner> widened = not_after_a_restart.MaybeRechoose(5000, *learner);
+  CHECK(not_after_a_restart.standardizations().empty());
+  if (widened.has_value()) CHECK(widened->config().features.input_scale == config.features.input_scale);
+}
+
+TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none, a version 10 file no standardizations",
           "[checkpoint][bandwidth_follower]") {
   FedModel fed = FeedAndSerialize(SmallConfig(FeatureMapKind::kPhase, 1.0), 60);
   CheckpointRecord record{.task = DefaultTask(fed.learner.config())};
@@ -161,6 +219,7 @@ TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
   record.bandwidth_follow.inputs = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
   record.bandwidth_follow.targets = {1.5, -2.5};
   record.bandwidth_follow.changes = {{1024, 1024, 0.5, 0.125}};
+  record.bandwidth_follow.standardizations = {{5000, 1024, 1.0, 12.5}};
   std::stringstream saved;
   REQUIRE(WriteCheckpoint(saved, fed.learner, record).ok());
   absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(saved, "follow.rff");
@@ -169,18 +228,29 @@ TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none",
 
   // Lines of another width, a NaN kept, lines kept with no choice left, a
   // width that is not positive, a window's width that is not finite.
-  std::vector<BandwidthFollowState> bad(5, record.bandwidth_follow);
+  // A standardization that moved a scale by less than 1 or by infinity.
+  std::vector<BandwidthFollowState> bad(7, record.bandwidth_follow);
   bad[0].inputs.pop_back();
   bad[1].inputs[2] = std::nan("");
   bad[2].choices_left = 0;
   bad[3].changes[0].to = 0;
   bad[4].window_gamma = std::numeric_limits<double>::infinity();
+  bad[5].standardizations[0].to = 0.5;
+  bad[6].standardizations[0].to = std::numeric_limits<double>::infinity();
   for (const BandwidthFollowState& state : bad) {
     CheckpointRecord bad_record = record;
     bad_record.bandwidth_follow = state;
     std::stringstream written;
     CHECK(absl::IsInvalidArgument(WriteCheckpoint(written, fed.learner, bad_record)));
   }
+
+  std::string version_10_bytes = fed.bytes;
+  RemoveVersion11Fields(version_10_bytes);
+  MarkAsVersion(version_10_bytes, 10);
+  std::stringstream version_10(version_10_bytes);
+  absl::StatusOr<Checkpoint> before_11 = ReadCheckpoint<double>(version_10, "v10.rff");
+  REQUIRE(before_11.ok());
+  CHECK(before_11->record.bandwidth_follow.standardizations.empty());
 
   std::string bytes = fed.bytes;
   RemoveVersion10Fields(bytes);

@@ -110,14 +110,20 @@ class BandwidthFollower {
   // At a choice of the ridge follower (`line`: the stream's line, for the
   // record): the model rebuilt with a better width and the ridge GCV chose
   // for it, or nothing to change. With `ranks`, on every rank's lines (the
-  // rebuilt model holds them all).
+  // rebuilt model holds them all). With `restandardize` (after a drift
+  // restart) the inputs standardized anew on the kept lines are candidates
+  // too, at widths walked from the current one.
   std::optional<BasicLearner<Real>> MaybeRechoose(std::int64_t line,
                                                   const BasicLearner<Real>& learner,
-                                                  const Ranks* ranks = nullptr);
+                                                  const Ranks* ranks = nullptr,
+                                                  bool restandardize = false);
 
   // Whether learned samples are kept (choices are left).
   bool keeps_lines() const { return state_.choices_left > 0; }
   const std::vector<BandwidthFollowState::Change>& changes() const { return state_.changes; }
+  // The standardizations chosen anew: from 1 to the largest factor by
+  // which an input's scale moved.
+  const std::vector<SettingChange>& standardizations() const { return state_.standardizations; }
   const BandwidthFollowState& state() const { return state_; }
 
  private:
@@ -133,15 +139,26 @@ class BandwidthFollower {
     double score = 0;  // GCV's least over the ridges (+infinity: not scored)
     double ridge = 0;  // where
   };
-  // The width `gamma` scored with `learner`'s map at that width (on its
-  // threads).
-  Scored Score(const BasicLearner<Real>& learner, double gamma, const Ranks* ranks) const;
+  // `learner`'s map with `features` (a width, a standardization) scored on
+  // the kept lines (on its threads).
+  Scored Score(const BasicLearner<Real>& learner, FeatureMapConfig features,
+               const Ranks* ranks) const;
+  struct Walked {
+    double gamma = 0;  // the best width walked to
+    Scored best;       // its score
+    Scored start;      // the score of the width walked from
+  };
+  // From `features`' width, wider (or else narrower) while the score
+  // improves.
+  Walked Walk(const BasicLearner<Real>& learner, const FeatureMapConfig& features,
+              const Ranks* ranks) const;
   // A choice made: the kept lines are dropped when it was the last.
   std::optional<BasicLearner<Real>> NoneLeftAfter(std::optional<BasicLearner<Real>> rebuilt);
-  // `learner` with the width `gamma` and the ridge `ridge`, its state set
-  // from the kept lines.
-  std::optional<BasicLearner<Real>> Rebuild(const BasicLearner<Real>& learner, double gamma,
-                                            double ridge, const Ranks* ranks) const;
+  // `learner` with `features` (its width, standardization) and `ridge`, its
+  // state set from the kept lines.
+  std::optional<BasicLearner<Real>> Rebuild(const BasicLearner<Real>& learner,
+                                            const FeatureMapConfig& features, double ridge,
+                                            const Ranks* ranks) const;
 
   int num_inputs_;
   std::vector<double> means_;  // a missing input is kept as its mean (FeatureMap::Map)

@@ -180,6 +180,9 @@ class ModelStage {
   // After `line` was learned: the bandwidth's and the ridge's later choices
   // when due.
   void FollowSettings(std::int64_t line);
+  // Whether the model restarted on a change of the stream (in this run or
+  // before it was saved): the inputs may have moved since the window.
+  bool RestartedOnDrift() const;
   // The same model with another feature map (the bandwidth follower's),
   // in place: whoever maps with the old one stops first.
   void ReplaceLearner(BasicLearner<Real> learner);
