@@ -22,7 +22,9 @@
 // λ: its information form λI + Σ zzᵀ and Σ z y from the kept lines mapped
 // anew (its counts and noise estimate carried over), as if it had learned
 // every line so. A drift restart goes back to the window's width (as to
-// its ridge), and the choices come again.
+// its ridge), and the choices come again; the inputs may have moved with
+// the stream, so those choices also score the map standardized anew on the
+// lines kept since the restart (stream/standardization_on_lines.h).
 //
 // For regression with the squared loss and β = 1 (where the ridge
 // follows), kernels of one bandwidth (no ARD lengthscales, no leverage

@@ -8,8 +8,9 @@
 // generalized cross-validation on everything it learned
 // (rffstream/ridge_by_gcv.h: the model's information form and the targets'
 // sums of squares, kept here), and set exactly (BasicLearner::SetRidge).
-// Each choice costs O(D³) once; the standardization stays the window's,
-// and the bandwidth follows from lines kept for it (bandwidth_follower.h).
+// Each choice costs O(D³) once; the bandwidth (and, after a drift restart,
+// the standardization) follows from lines kept for it
+// (bandwidth_follower.h).
 // For models of the squared
 // loss with β = 1 (--forget=auto or 1), in either precision. Under mpirun
 // the ranks share one model: its choices come at the merges, on the merged
