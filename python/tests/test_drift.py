@@ -48,3 +48,22 @@ def test_the_width_follows_a_growing_stream():
     assert samples == 1024 and after < before
     assert model.model_["gamma"] == after
     assert rffstream.Regressor(features=64, gamma=0.05).fit(X, y).settings_changes_["gamma"] == []
+
+
+def test_after_a_change_an_input_that_widened_is_standardized_anew():
+    rng = np.random.default_rng(3)
+    X = rng.uniform(0, 1, size=(6000, 8))
+    y = (10 * np.sin(np.pi * X[:, 0] * X[:, 1]) + 20 * (X[:, 2] - 0.5) ** 2 + 10 * X[:, 3]
+         + 5 * X[:, 4] + rng.normal(scale=0.5, size=6000))
+    # Another concept from line 3000, whose leading input comes 20 times wider.
+    y[3000:] = 20 * X[3000:, 5] - 10 * X[3000:, 6] ** 2 + rng.normal(scale=0.5, size=3000)
+    X[3000:, 5] *= 20
+    model = rffstream.Regressor(features=64)
+    model.learn(X, y)
+    assert len(model.drifts_) == 1
+    restart = model.drifts_[0][0]
+    standardizations = model.settings_changes_["standardization"]
+    assert len(standardizations) == 1
+    sample, samples, one, moved = standardizations[0]
+    assert sample > restart and samples == 1024 and one == 1.0
+    assert 15 < moved < 25
