@@ -128,6 +128,18 @@ inline void MarkAsVersion(std::string& bytes, std::uint32_t version) {
   std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
 }
 
+// `bytes` of the current format read as a file of an older `version`:
+// what the later versions added is taken out by `remove` first.
+template <class Real>
+absl::StatusOr<BasicCheckpoint<Real>> ReadAsVersion(std::string bytes,
+                                                    void (*remove)(std::string&),
+                                                    std::uint32_t version) {
+  remove(bytes);
+  MarkAsVersion(bytes, version);
+  std::stringstream file(bytes);
+  return ReadCheckpoint<Real>(file, "v" + std::to_string(version) + ".rff");
+}
+
 // A learner fed `samples` samples, and its checkpoint's bytes.
 struct FedModel {
   Learner learner;

@@ -86,10 +86,7 @@ TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted 
   Feed(*learner, metrics, 0, 300);
   std::size_t at = 0;
   std::string bytes = WithCovarianceForFactor(*learner, at);
-  RemoveVersion7Fields(bytes);
-  MarkAsVersion(bytes, 5);
-  std::stringstream version_5(bytes);
-  absl::StatusOr<CheckpointF32> loaded = ReadCheckpoint<float>(version_5, "v5.rff");
+  absl::StatusOr<CheckpointF32> loaded = ReadAsVersion<float>(bytes, RemoveVersion7Fields, 5);
   REQUIRE(loaded.ok());
   // The weights are read as they were; the factor is P's Cholesky factor.
   CHECK(loaded->learner.Predict(Input<float>(301)) == learner->Predict(Input<float>(301)));
@@ -121,11 +118,7 @@ TEST_CASE("The ridge's follow state round-trips, a version 7 file has none", "[c
     CHECK(absl::IsDataLoss(ReadCheckpoint<double>(bad, "bad.rff").status()));
   }
 
-  std::string bytes = fed.bytes;
-  RemoveVersion8Fields(bytes);
-  MarkAsVersion(bytes, 7);
-  std::stringstream version_7(bytes);
-  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_7, "v7.rff");
+  absl::StatusOr<Checkpoint> old = ReadAsVersion<double>(fed.bytes, RemoveVersion8Fields, 7);
   REQUIRE(old.ok());
   CHECK(old->record.ridge_follow == RidgeFollowState());
   CHECK(old->learner.Predict(Input<double>(61)) == fed.learner.Predict(Input<double>(61)));
@@ -206,11 +199,7 @@ TEST_CASE("The drift tracking state round-trips, a version 8 file has none", "[c
   std::stringstream edited_stream(edited);
   CHECK(absl::IsDataLoss(ReadCheckpoint<double>(edited_stream, "edited.rff").status()));
 
-  std::string bytes = fed.bytes;
-  RemoveVersion9Fields(bytes);
-  MarkAsVersion(bytes, 8);
-  std::stringstream version_8(bytes);
-  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_8, "v8.rff");
+  absl::StatusOr<Checkpoint> old = ReadAsVersion<double>(fed.bytes, RemoveVersion9Fields, 8);
   REQUIRE(old.ok());
   CHECK(old->record.drift_tracking == DriftTrackingState());
 }

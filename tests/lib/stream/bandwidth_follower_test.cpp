@@ -37,6 +37,22 @@ class Friedman {
   std::uint64_t state_ = 77;
 };
 
+// `count` lines of `stream`, input 3 multiplied by `widened`, learned by
+// `learner` and kept by `follower`, and appended to `lines` and `targets`.
+void Feed(Friedman& stream, int count, double widened, Learner& learner,
+          BandwidthFollower<double>& follower, std::vector<std::vector<double>>& lines,
+          std::vector<double>& targets) {
+  std::vector<double> x(8);
+  for (int t = 0; t < count; ++t) {
+    const double y = stream.Next(x);
+    x[3] *= widened;
+    (void)learner.Learn(x, y);
+    follower.Learned(x, std::span<const double>(&y, 1));
+    lines.push_back(x);
+    targets.push_back(y);
+  }
+}
+
 LearnerConfig NarrowKernel() {
   LearnerConfig config;
   config.features.input_dimension = 8;
@@ -56,13 +72,7 @@ TEST_CASE("A kernel too narrow is widened, and the model rebuilt exactly", "[ban
   std::vector<double> x(8);
   std::vector<std::vector<double>> lines;
   std::vector<double> targets;
-  for (int t = 0; t < 1024; ++t) {
-    const double y = stream.Next(x);
-    (void)learner->Learn(x, y);
-    follower.Learned(x, std::span<const double>(&y, 1));
-    lines.push_back(x);
-    targets.push_back(y);
-  }
+  Feed(stream, 1024, /*widened=*/1, *learner, follower, lines, targets);
   std::optional<Learner> rebuilt = follower.MaybeRechoose(1024, *learner);
   REQUIRE(rebuilt.has_value());
   REQUIRE(follower.changes().size() == 1);
@@ -169,14 +179,7 @@ TEST_CASE("After a drift restart, an input whose spread changed is standardized 
   std::vector<double> x(8);
   std::vector<std::vector<double>> lines;
   std::vector<double> targets;
-  for (int t = 0; t < 1024; ++t) {
-    const double y = stream.Next(x);
-    x[3] *= 20;
-    (void)learner->Learn(x, y);
-    follower.Learned(x, std::span<const double>(&y, 1));
-    lines.push_back(x);
-    targets.push_back(y);
-  }
+  Feed(stream, 1024, /*widened=*/20, *learner, follower, lines, targets);
   BandwidthFollower<double> not_after_a_restart = follower;
   std::optional<Learner> rebuilt = follower.MaybeRechoose(5000, *learner, nullptr, true);
   REQUIRE(rebuilt.has_value());
@@ -244,19 +247,11 @@ TEST_CASE("The bandwidth's follow state round-trips, a version 9 file has none, 
     CHECK(absl::IsInvalidArgument(WriteCheckpoint(written, fed.learner, bad_record)));
   }
 
-  std::string version_10_bytes = fed.bytes;
-  RemoveVersion11Fields(version_10_bytes);
-  MarkAsVersion(version_10_bytes, 10);
-  std::stringstream version_10(version_10_bytes);
-  absl::StatusOr<Checkpoint> before_11 = ReadCheckpoint<double>(version_10, "v10.rff");
+  absl::StatusOr<Checkpoint> before_11 = ReadAsVersion<double>(fed.bytes, RemoveVersion11Fields, 10);
   REQUIRE(before_11.ok());
   CHECK(before_11->record.bandwidth_follow.standardizations.empty());
 
-  std::string bytes = fed.bytes;
-  RemoveVersion10Fields(bytes);
-  MarkAsVersion(bytes, 9);
-  std::stringstream version_9(bytes);
-  absl::StatusOr<Checkpoint> old = ReadCheckpoint<double>(version_9, "v9.rff");
+  absl::StatusOr<Checkpoint> old = ReadAsVersion<double>(fed.bytes, RemoveVersion10Fields, 9);
   REQUIRE(old.ok());
   CHECK(old->record.bandwidth_follow == BandwidthFollowState());
   CHECK(old->learner.Predict(Input<double>(61)) == fed.learner.Predict(Input<double>(61)));
