@@ -36,6 +36,10 @@ void BandwidthFollower<Real>::WindowEnded(std::int64_t samples, double gamma) {
   std::int64_t last_choice = RidgeFollower<Real>::kFirstMultiple * std::max<std::int64_t>(samples, 1);
   for (int choice = 1; choice < kChoices; ++choice) last_choice *= RidgeFollower<Real>::kGrowth;
   fits_ = last_choice <= kMostInputValues / num_inputs_;
+  // One process chooses on time and never keeps more than the last
+  // choice's lines; data-parallel ranks choose at the merges, which may come
+  // late (or only at the end): each keeps at most a few times as many.
+  most_rows_ = std::min(kMostInputValues / num_inputs_, kLateChoiceLines * last_choice);
   if (fits_) return;
   state_.choices_left = 0;
   state_.inputs = {};
@@ -45,7 +49,13 @@ void BandwidthFollower<Real>::WindowEnded(std::int64_t samples, double gamma) {
 template <class Real>
 void BandwidthFollower<Real>::Learned(std::span<const double> inputs,
                                       std::span<const Real> targets) {
-  if (state_.choices_left == 0) return;
+  if (state_.choices_left == 0 || overflowed_) return;
+  if (rows() >= most_rows_) {  // the choices will not come in time
+    overflowed_ = true;
+    state_.inputs = {};
+    state_.targets = {};
+    return;
+  }
   for (std::size_t j = 0; j < inputs.size(); ++j) {
     const double value = static_cast<Real>(inputs[j]);  // as the model maps it
     state_.inputs.push_back(!std::isnan(value) ? value : means_.empty() ? 0.0 : means_[j]);
@@ -63,6 +73,7 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
   state_.inputs.clear();
   state_.targets.clear();
   state_.choices_left = kChoices;
+  overflowed_ = false;
   const auto d = static_cast<std::size_t>(num_inputs_);
   const std::size_t lines = inputs.size() / d;
   const std::size_t outputs = lines == 0 ? 0 : targets.size() / lines;
@@ -168,8 +179,12 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   if (state_.choices_left == 0) return std::nullopt;
   --state_.choices_left;
   const LearnerConfig& config = learner.config();
-  std::vector<double> lines = {static_cast<double>(rows())};
+  std::vector<double> lines = {static_cast<double>(rows()), overflowed_ ? 1.0 : 0.0};
   if (ranks != nullptr) ranks->sum(lines);
+  if (lines[1] > 0) {  // some rank stopped keeping lines: none chooses again
+    state_.choices_left = 0;
+    return NoneLeftAfter(std::nullopt);
+  }
   if (lines[0] < 2.0 * config.features.num_features) return NoneLeftAfter(std::nullopt);
   const Walked kept = Walk(learner, config.features, ranks);
   FeatureMapConfig best = config.features;
@@ -197,6 +212,10 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::MaybeRechoose(
   if ((best.gamma != gamma || standardized.has_value()) && std::isfinite(kept.start.score) &&
       best_scored.score < (1 - kMinimumGain) * kept.start.score) {
     rebuilt = Rebuild(learner, best, best_scored.ridge, ranks);
+    // Every rank rebuilds, or none does.
+    std::vector<double> failed = {rebuilt.has_value() ? 0.0 : 1.0};
+    if (ranks != nullptr) ranks->sum(failed);
+    if (failed[0] > 0) rebuilt.reset();
   }
   if (rebuilt.has_value()) {
     const auto samples = static_cast<std::int64_t>(lines[0]);

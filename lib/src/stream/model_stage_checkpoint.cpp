@@ -73,7 +73,7 @@ template <class Real>
 BandwidthFollowState ModelStage<Real>::BandwidthStateToSave() const {
   if (!bandwidth_) return BandwidthFollowState();
   BandwidthFollowState state = bandwidth_->state();
-  if (delta_ != nullptr) {
+  if (delta_ != nullptr || !bandwidth_->keeps_lines()) {
     state.choices_left = 0;
     state.inputs.clear();
     state.targets.clear();

@@ -163,6 +163,31 @@ TEST_CASE("A stream too wide to keep does not follow, and a restart goes back to
   CHECK(std::abs(window_model->Predict(probe)) > 0.01);
 }
 
+TEST_CASE("Choices that do not come in time stop the follower, its lines bounded",
+          "[bandwidth_follower]") {
+  // Data-parallel ranks choose at the merges: with none before the end, a
+  // rank would keep the whole stream. Past a few times the last choice's
+  // lines it keeps none, and at the next choice (summed over the ranks)
+  // the follower stops.
+  absl::StatusOr<Learner> learner = Learner::Create(NarrowKernel());
+  REQUIRE(learner.ok());
+  BandwidthFollower<double> follower(learner->config());
+  follower.WindowEnded(256, 1.0);  // the last choice at 16 × 256 = 4096 lines
+  Friedman stream;
+  std::vector<std::vector<double>> lines;
+  std::vector<double> targets;
+  const int most = BandwidthFollower<double>::kLateChoiceLines * 4096;
+  Feed(stream, most, /*widened=*/1, *learner, follower, lines, targets);
+  CHECK(follower.keeps_lines());
+  CHECK(follower.state().inputs.size() == static_cast<std::size_t>(most) * 8);
+  Feed(stream, 1, /*widened=*/1, *learner, follower, lines, targets);
+  CHECK(!follower.keeps_lines());
+  CHECK(follower.state().inputs.empty());
+  CHECK(!follower.MaybeRechoose(most + 1, *learner).has_value());
+  CHECK(follower.state().choices_left == 0);
+  CHECK(follower.changes().empty());
+}
+
 TEST_CASE("After a drift restart, an input whose spread changed is standardized anew",
           "[bandwidth_follower]") {
   // The window standardized 8 inputs uniform on [0, 1]; after the restart

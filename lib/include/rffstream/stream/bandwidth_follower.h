@@ -67,6 +67,9 @@ class BandwidthFollower {
   static constexpr double kMinimumGain = 0.01;
   // Input values kept at most (32 MiB): wider streams keep their width.
   static constexpr std::int64_t kMostInputValues = std::int64_t{1} << 22;
+  // Under mpirun a rank keeps at most this many times the lines of the last
+  // choice (and kMostInputValues): past that, the choices stop.
+  static constexpr std::int64_t kLateChoiceLines = 4;
   // The ridges each width is scored with: 1e-8 to 10, a factor √10 apart.
   static std::vector<double> ScoringRidges();
 
@@ -120,8 +123,8 @@ class BandwidthFollower {
                                                   const Ranks* ranks = nullptr,
                                                   bool restandardize = false);
 
-  // Whether learned samples are kept (choices are left).
-  bool keeps_lines() const { return state_.choices_left > 0; }
+  // Whether learned samples are kept (choices are left, in time).
+  bool keeps_lines() const { return state_.choices_left > 0 && !overflowed_; }
   const std::vector<BandwidthFollowState::Change>& changes() const { return state_.changes; }
   // The standardizations chosen anew: from 1 to the largest factor by
   // which an input's scale moved.
@@ -165,6 +168,8 @@ class BandwidthFollower {
   int num_inputs_;
   std::vector<double> means_;  // a missing input is kept as its mean (FeatureMap::Map)
   bool fits_ = true;           // the kept lines fit under kMostInputValues
+  std::int64_t most_rows_ = kMostInputValues;
+  bool overflowed_ = false;  // past most_rows_: lines no longer kept
   BandwidthFollowState state_;
 };
 

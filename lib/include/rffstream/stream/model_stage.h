@@ -173,7 +173,8 @@ class ModelStage {
   // back to the window's width.
   void RestartFollowers(std::int64_t line, double ridge_before);
   // The bandwidth follower's state to save: a data-parallel rank's kept
-  // lines are its own share only, so the saved model keeps its width.
+  // lines are its own share only, and a follower past its lines' bound
+  // keeps none, so then the saved model keeps its width.
   BandwidthFollowState BandwidthStateToSave() const;
   // A data-parallel rank's delta after a restart: the lines learned again.
   void RefillDelta();
