@@ -180,19 +180,15 @@ class BasicRls {
   // From P by a Cholesky factorization, O(D³); FailedPrecondition when P is
   // not positive definite. Allocates.
   [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
-  // A new ridge λ' for a model of β = 1, exactly: A gains (λ' - λ) I,
-  // through the information form (O(D³)); the engine takes the form that
-  // λ' calls for. FailedPrecondition, the state unchanged, with forgetting
-  // or when A or the new A is not positive definite. Allocates.
+  // A new ridge λ' for a model of β = 1, exactly: A gains (λ' - λ) I
+  // (O(D³)). Errors as SetInformationForm's. Allocates.
   [[nodiscard]] absl::Status SetRidge(double ridge);
-  // Replaces the state by the one of `form`: P = A⁻¹ and w = A⁻¹ b by a
-  // Cholesky factorization of A, O(D³). InvalidArgument when the sizes do
-  // not fit; FailedPrecondition, the state unchanged, when A is not positive
-  // definite or the result would not be finite. Allocates.
+  // The state of `form` (P = A⁻¹, w = A⁻¹ b by a Cholesky factorization,
+  // O(D³)); with `ridge` (β = 1), a form whose prior is `ridge` I. Errors,
+  // the state unchanged: InvalidArgument, sizes that do not fit;
+  // FailedPrecondition, A not positive definite, a result not finite, or a
+  // ridge with forgetting. Allocates.
   [[nodiscard]] absl::Status SetInformationForm(const InformationForm& form);
-  // The same for a `form` whose prior is `ridge` I (a model of β = 1 whose
-  // ridge changes with its state, as SetRidge's): the engine takes that
-  // ridge and the form it calls for. FailedPrecondition with forgetting.
   [[nodiscard]] absl::Status SetInformationForm(const InformationForm& form, double ridge);
 
  private:
