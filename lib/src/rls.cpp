@@ -69,10 +69,13 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
       partial_products_((row_bounds_.size() - 2) * stride_, Real{0}),
       noise_sums_(num_outputs, Real{0}) {
   assert(dimension > 0 && ridge > 0 && forgetting > 0 && forgetting <= 1 && num_outputs >= 1);
-  // P = I / λ, or its factor S = I / sqrt(λ).
-  const double diagonal = factor_form_ ? 1.0 / std::sqrt(ridge) : 1.0 / ridge;
+  // P = I / λ, or L = I and D = I / λ.
+  const double diagonal = factor_form_ ? 1.0 : 1.0 / ridge;
   for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(diagonal);
-  if (factor_form_) factor_trace_ = dimension / ridge;
+  if (factor_form_) {
+    factor_scales_.assign(static_cast<std::size_t>(dimension), static_cast<Real>(1.0 / ridge));
+    factor_trace_ = dimension / ridge;
+  }
 }
 
 template <class Real>

@@ -1,18 +1,19 @@
-// BasicRls in the factor (square-root) form, float32's and float64's at
-// the smallest ridges: the stored
-// triangle holds S with P = S Sᵀ, column j of S in row j of the storage
-// (rows j .. D - 1 of the column), updated by internal/factor_update.h.
+// BasicRls in the factor form, float32's and float64's at the smallest
+// ridges: P = L D Lᵀ, column j of the unit lower-triangular L in row j of
+// the storage (rows j .. D - 1 of the column, its diagonal 1), D in
+// factor_scales_, updated by internal/factor_update.h.
 //
-// A sample is checked before S is touched, by bounds that need no pass over
-// S: with t = trace(P), c = β + zᵀPz <= β + |z|² t, and the step of the
-// weights, P z e / c, is at most |e| sqrt(t / β) / 2 long. A sample whose
-// bounds stay far from overflow cannot make the model non-finite; one that
-// does not pass is refused with the model untouched (NaN priors), as the
-// covariance form refuses it.
+// A sample is checked before the factors are touched, by bounds that need
+// no pass over them: with t = trace(P), c = β + zᵀPz <= β + |z|² t, and the
+// step of the weights, P z e / c, is at most |e| sqrt(t / β) / 2 long. A
+// sample whose bounds stay far from overflow cannot make the model
+// non-finite; one that does not pass is refused with the model untouched
+// (NaN priors), as the covariance form refuses it.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -69,25 +70,25 @@ template <class Real>
 double BasicRls<Real>::FactorTrace() const {
   double trace = 0;
   for (int j = 0; j < dimension_; ++j) {
-    trace += SumOfSquares(Row(j) + j, static_cast<std::size_t>(dimension_ - j));
+    trace += factor_scales_[j] * SumOfSquares(Row(j) + j, static_cast<std::size_t>(dimension_ - j));
   }
   return trace;
 }
 
 template <class Real>
-Real BasicRls<Real>::RotateFactor(Real top, Real column_scale, int last_column) {
+Real BasicRls<Real>::StepFactor(Real prior, Real scale_factor, int last_column) {
   std::fill(product_.begin(), product_.end(), Real{0});
-  Real min_diagonal = 0;
-  const Real root = internal::UpdateFactor(
-      internal::FactorUpdateArguments<Real>{covariance_.data(), stride_, dimension_,
-                                            features_.data(), top, column_scale, last_column,
-                                            product_.data()},
-      &min_diagonal);
-  // Rotations keep the diagonal positive (it is multiplied by cos > 0);
-  // only the checks before the pass can fail, never this.
-  assert(min_diagonal > 0);
-  (void)min_diagonal;
-  return root;
+  Real min_scale = 0;
+  const Real denominator = internal::UpdateFactor(
+      internal::FactorUpdateArguments<Real>{covariance_.data(), factor_scales_.data(), stride_,
+                                            dimension_, features_.data(), prior, scale_factor,
+                                            last_column, product_.data()},
+      &min_scale);
+  // Each d' is d times a ratio of positive sums; only the checks before
+  // the step can fail, never this.
+  assert(min_scale > 0);
+  (void)min_scale;
+  return denominator;
 }
 
 template <class Real>
@@ -132,13 +133,13 @@ void BasicRls<Real>::RefreshFactorCoordinate() {
   std::fill(features_.begin(), features_.end(), Real{0});
   const Real root_alpha = std::sqrt(refresh_strength_);
   features_[i] = root_alpha;
-  const Real refresh_root = RotateFactor(Real{1}, Real{1}, i);
+  const Real refresh_denominator = StepFactor(Real{1}, Real{1}, i);
   features_[i] = 0;
-  double refresh_norm2 = 0;
-  for (int j = 0; j < dimension_; ++j) refresh_norm2 += static_cast<double>(product_[j]) * product_[j];
+  const double refresh_norm2 =
+      SumOfSquares(product_.data(), static_cast<std::size_t>(dimension_)) / refresh_denominator;
   for (int output = 0; output < num_outputs_; ++output) {
     Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
-    const Real step_along_gain = -root_alpha * w[i] / refresh_root;
+    const Real step_along_gain = -root_alpha * w[i] / refresh_denominator;
     for (int j = 0; j < dimension_; ++j) w[j] += product_[j] * step_along_gain;
   }
   factor_trace_ = std::max(0.0, factor_trace_ - refresh_norm2);
@@ -155,18 +156,18 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
   const double beta = forgetting_;
   // A <- β A + z zᵀ: with c = β + zᵀPz, w += P z e / c and P <- (P - P z zᵀ P / c) / β.
   std::copy(z.begin(), z.end(), features_.begin());
-  const Real root_beta = std::sqrt(forgetting_);
-  const Real root = RotateFactor(root_beta, Real{1} / root_beta, dimension_ - 1);
-  const Real inverse_root = Real{1} / root;  // P z / c = (P z / sqrt(c)) / sqrt(c)
-  const double gain_norm2 = SumOfSquares(product_.data(), static_cast<std::size_t>(dimension_));
+  const Real denominator = StepFactor(forgetting_, Real{1} / forgetting_, dimension_ - 1);
+  const Real inverse_denominator = Real{1} / denominator;
+  const double gain_norm2 =
+      SumOfSquares(product_.data(), static_cast<std::size_t>(dimension_)) / denominator;
   for (int output = 0; output < num_outputs_; ++output) {
     const Real error = targets[output] - priors[output];
     Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
-    const Real step_along_gain = error * inverse_root;
+    const Real step_along_gain = error * inverse_denominator;
     for (int i = 0; i < dimension_; ++i) w[i] += product_[i] * step_along_gain;
   }
   // The noise estimate's factor is 1 + zᵀPz / β = c / β.
-  RecordErrors(targets.data(), priors.data(), root * root / forgetting_);
+  RecordErrors(targets.data(), priors.data(), denominator / forgetting_);
   factor_trace_ = std::max(0.0, factor_trace_ - gain_norm2) / beta;
   if (forgetting_ != Real{1}) RefreshFactorCoordinate();
   if (++samples_since_trace_ >= kTraceRefresh) {
@@ -178,13 +179,13 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
 
 template <class Real>
 Real BasicRls<Real>::FactorQuadraticForm(std::span<const Real> z) const {
-  // zᵀPz = |Sᵀz|², entry j of Sᵀz being column j of S against z.
+  // zᵀPz = Σ_j d_j f_j², f_j = (Lᵀz)_j being column j of L against z.
   double sum = 0;
   for (int j = 0; j < dimension_; ++j) {
     const Real* column = Row(j);
-    double a = 0;
-    for (int i = j; i < dimension_; ++i) a += static_cast<double>(z[i]) * column[i];
-    sum += a * a;
+    double f = 0;
+    for (int i = j; i < dimension_; ++i) f += static_cast<double>(z[i]) * column[i];
+    sum += factor_scales_[j] * f * f;
   }
   return static_cast<Real>(sum);
 }
@@ -193,12 +194,13 @@ template <class Real>
 std::vector<Real> BasicRls<Real>::FactorCovarianceMatrix() const {
   const auto n = static_cast<std::size_t>(dimension_);
   std::vector<Real> full(n * n);
-  // P_ik = Σ_j S_ij S_kj over the columns j <= min(i, k).
+  // P_ik = Σ_j L_ij d_j L_kj over the columns j <= min(i, k).
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t k = i; k < n; ++k) {
       double sum = 0;
       for (std::size_t j = 0; j <= i; ++j) {
-        sum += static_cast<double>(Row(static_cast<int>(j))[i]) * Row(static_cast<int>(j))[k];
+        const Real* column = Row(static_cast<int>(j));
+        sum += static_cast<double>(column[i]) * factor_scales_[j] * column[k];
       }
       full[i * n + k] = full[k * n + i] = static_cast<Real>(sum);
     }
@@ -214,19 +216,29 @@ bool BasicRls<Real>::SetFactorFromCovariance(const std::vector<double>& covarian
   if (factorization.info() != Eigen::Success) return false;
   const Matrix lower = factorization.matrixL();
   if (!lower.allFinite()) return false;
+  // P = S Sᵀ with S = L D^(1/2): L's column j is S's divided by S_jj, d_j = S_jj².
+  std::vector<Real> scales(static_cast<std::size_t>(dimension_));
+  for (int j = 0; j < dimension_; ++j) {
+    scales[j] = static_cast<Real>(lower(j, j) * lower(j, j));
+    if (!(scales[j] > 0) || !std::isfinite(scales[j])) return false;  // outside Real's range
+  }
   for (int j = 0; j < dimension_; ++j) {
     Real* column = Row(j);
     std::fill(column, column + stride_, Real{0});
-    for (int i = j; i < dimension_; ++i) column[i] = static_cast<Real>(lower(i, j));
-    if (!(column[j] > 0)) return false;  // too small for Real
+    column[j] = 1;
+    for (int i = j + 1; i < dimension_; ++i) {
+      column[i] = static_cast<Real>(lower(i, j) / lower(j, j));
+      if (!std::isfinite(column[i])) return false;
+    }
   }
+  factor_scales_ = std::move(scales);
   factor_trace_ = FactorTrace();
   samples_since_trace_ = 0;
   return true;
 }
 
 template double BasicRls<float>::FactorTrace() const;
-template float BasicRls<float>::RotateFactor(float, float, int);
+template float BasicRls<float>::StepFactor(float, float, int);
 template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::span<const float>,
                                                   std::span<float>);
 template bool BasicRls<float>::FactorSampleIsSafe(std::span<const float>, std::span<const float>,
@@ -236,7 +248,7 @@ template float BasicRls<float>::FactorQuadraticForm(std::span<const float>) cons
 template std::vector<float> BasicRls<float>::FactorCovarianceMatrix() const;
 template bool BasicRls<float>::SetFactorFromCovariance(const std::vector<double>&);
 template double BasicRls<double>::FactorTrace() const;
-template double BasicRls<double>::RotateFactor(double, double, int);
+template double BasicRls<double>::StepFactor(double, double, int);
 template bool BasicRls<double>::LearnFactorOutputs(std::span<const double>, std::span<const double>,
                                                   std::span<double>);
 template bool BasicRls<double>::FactorSampleIsSafe(std::span<const double>, std::span<const double>,

@@ -62,16 +62,18 @@ template <class Real>
 absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInformationForm() const {
   InformationForm form;
   if (factor_form_) {
-    // A = S⁻ᵀ S⁻¹ from the factor itself: inverting P = S Sᵀ would square
-    // the condition number the factor form keeps to its square root.
+    // A = L⁻ᵀ D⁻¹ L⁻¹ from the factors themselves: inverting P = L D Lᵀ
+    // would square the condition number the factor form keeps in L.
     using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     Matrix factor = Matrix::Zero(dimension_, dimension_);
     for (int j = 0; j < dimension_; ++j) {
       for (int i = j; i < dimension_; ++i) factor(i, j) = Row(j)[i];
     }
-    const Matrix inverse = factor.template triangularView<Eigen::Lower>().solve(
+    const Matrix inverse = factor.template triangularView<Eigen::UnitLower>().solve(
         Matrix::Identity(dimension_, dimension_));
-    Matrix information = inverse.transpose() * inverse;
+    Eigen::VectorXd inverse_scales(dimension_);
+    for (int j = 0; j < dimension_; ++j) inverse_scales[j] = 1.0 / factor_scales_[j];
+    Matrix information = inverse.transpose() * inverse_scales.asDiagonal() * inverse;
     if (!information.allFinite()) {
       return absl::FailedPreconditionError("RLS: the factor of P has no finite inverse");
     }
@@ -131,8 +133,7 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
     }
     const AlignedVector<Real> kept = covariance_;
     if (!SetFactorFromCovariance(p)) {
-      covariance_ = kept;
-      factor_trace_ = FactorTrace();
+      covariance_ = kept;  // D is set only on success
       return absl::FailedPreconditionError(
           absl::StrCat("RLS: the inverse of the information matrix has no float", 8 * sizeof(Real), " Cholesky factor"));
     }

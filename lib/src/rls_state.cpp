@@ -1,7 +1,8 @@
 // BasicRls's complete learning state in a checkpoint: the stored triangle
-// (P, or float32's factor S), the pending terms, the weights, the refresh
-// clock and the noise sums, checked on loading against what learning can
-// reach; float32 files of the covariance form are converted to the factor.
+// (P, or the factor form's L with D on its diagonal), the pending terms, the
+// weights, the refresh clock and the noise sums, checked on loading against
+// what learning can reach; older files' P or Cholesky factor S are
+// converted to L and D.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -44,7 +45,11 @@ template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
   std::vector<Real> triangle;
   triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
-  for (int i = 0; i < dimension_; ++i) triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
+  for (int i = 0; i < dimension_; ++i) {
+    triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
+    // L's diagonal is 1: its place holds d_i.
+    if (factor_form_) triangle[triangle.size() - (dimension_ - i)] = factor_scales_[i];
+  }
   writer.WriteArray<Real>(triangle);
   writer.Write(pending_scale_);
   writer.Write(pending_gain_weight_);
@@ -148,7 +153,7 @@ absl::Status BasicRls<Real>::FactorFromSavedCovariance(const std::string& source
 }
 
 template <class Real>
-absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_covariance) {
+absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTriangle stored) {
   std::vector<Real> triangle;
   if (absl::Status read = ReadState(reader, triangle); !read.ok()) return read;
   const Real* source = triangle.data();
@@ -157,23 +162,41 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, bool holds_
     source += dimension_ - i;
   }
   if (!factor_form_) return absl::OkStatus();
-  if (holds_covariance) {
+  if (stored == StoredTriangle::kCovariance) {
     // A model saved before its precision had the factor form: P, converted once.
     if (absl::Status converted = FactorFromSavedCovariance(reader.source()); !converted.ok()) {
       return converted;
     }
-    if (!factor_form_) return absl::OkStatus();  // kept as P, unsound
-  } else if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
+    return absl::OkStatus();  // factored, or kept as P and unsound
+  }
+  if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
     return absl::DataLossError(
         absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
   }
-  // S has a positive diagonal (the rotations keep it so): a file whose
-  // factor has not is corrupt, and would learn into a broken model.
+  // The stored diagonal (d, or S's diagonal) is positive, as the updates
+  // keep it: a file whose diagonal is not is corrupt, and would learn into
+  // a broken model.
+  factor_scales_.resize(static_cast<std::size_t>(dimension_));
   for (int j = 0; j < dimension_; ++j) {
-    if (!(Row(j)[j] > Real{0})) {
+    const Real diagonal = Row(j)[j];
+    if (!(diagonal > Real{0}) || !std::isfinite(diagonal)) {
       return absl::DataLossError(absl::StrCat(reader.source(), ": the RLS factor's diagonal entry ",
-                                              j, " is ", Row(j)[j], ", not positive"));
+                                              j, " is ", diagonal, ", not positive and finite"));
     }
+    Real* column = Row(j);
+    if (stored == StoredTriangle::kCholeskyFactor) {
+      // S = L D^(1/2), converted once: d_j = S_jj², L's column is S's over S_jj.
+      for (int i = j + 1; i < dimension_; ++i) column[i] /= diagonal;
+      factor_scales_[j] = diagonal * diagonal;
+      if (!std::isfinite(MaxAbs<Real>(std::span<const Real>(column + j, dimension_ - j))) ||
+          !(factor_scales_[j] > 0)) {
+        return absl::DataLossError(absl::StrCat(reader.source(), ": the RLS factor's column ", j,
+                                                " is outside float", 8 * sizeof(Real), "'s range"));
+      }
+    } else {
+      factor_scales_[j] = diagonal;
+    }
+    column[j] = 1;
   }
   factor_trace_ = FactorTrace();
   samples_since_trace_ = 0;
@@ -184,8 +207,8 @@ template void BasicRls<float>::AddOutput(std::span<const float>, float);
 template void BasicRls<double>::AddOutput(std::span<const double>, double);
 template void BasicRls<float>::SaveState(internal::ByteWriter&) const;
 template void BasicRls<double>::SaveState(internal::ByteWriter&) const;
-template absl::Status BasicRls<float>::LoadState(internal::ByteReader&, bool);
-template absl::Status BasicRls<double>::LoadState(internal::ByteReader&, bool);
+template absl::Status BasicRls<float>::LoadState(internal::ByteReader&, StoredTriangle);
+template absl::Status BasicRls<double>::LoadState(internal::ByteReader&, StoredTriangle);
 template absl::Status BasicRls<float>::ReadState(internal::ByteReader&, std::vector<float>&);
 template absl::Status BasicRls<double>::ReadState(internal::ByteReader&, std::vector<double>&);
 template absl::Status BasicRls<float>::FactorFromSavedCovariance(const std::string&);

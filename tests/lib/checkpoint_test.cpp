@@ -154,8 +154,9 @@ TEST_CASE("Loading with the wrong precision names both", "[checkpoint][errors]")
 
 TEST_CASE("A float32 file whose factor has a diagonal entry not positive is not loaded",
           "[checkpoint][errors]") {
-  // An untrained model's factor is sqrt(1 / λ) I: its first diagonal entry is
-  // the first such float after the header, followed by the zeros of its row.
+  // An untrained model's factors are L = I and D = I / λ, stored as D on L's
+  // diagonal: its first entry is the first such float after the header,
+  // followed by the zeros of its column.
   LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
   config.ridge = 0.0123;
   absl::StatusOr<LearnerF32> learner = LearnerF32::Create(config);
@@ -164,7 +165,7 @@ TEST_CASE("A float32 file whose factor has a diagonal entry not positive is not 
   REQUIRE(SaveCheckpoint(dir.File("f32.rff"), *learner, RegressionMetrics()).ok());
   std::ifstream file(dir.File("f32.rff"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  const float diagonal = static_cast<float>(1.0 / std::sqrt(config.ridge));
+  const float diagonal = static_cast<float>(1.0 / config.ridge);
   std::string entry(sizeof(float), '\0');
   std::memcpy(entry.data(), &diagonal, sizeof(float));
   const std::size_t at = bytes.find(entry + std::string(sizeof(float), '\0'));

@@ -55,27 +55,87 @@ TEST_CASE("A version 3 checkpoint (before the loss) loads as the squared loss", 
                      " (this build reads versions 3 to ", kCheckpointFormatVersion, ")"));
 }
 
-// The checkpoint of `learner` with P's upper triangle where the factor S's
-// columns are: what formats before the factor held, both D(D+1)/2 numbers
-// after their count, D = 33 (32 features, the intercept). `at` receives
-// where the triangle starts.
+// The checkpoint of `learner` with `triangle` where the factor form's L
+// and D are: D(D+1)/2 numbers after their count, D = 33 (32 features, the
+// intercept). `at` receives where the triangle starts.
 template <class Real>
-std::string WithCovarianceForFactor(const BasicLearner<Real>& learner, std::size_t& at) {
+std::string WithTriangle(const BasicLearner<Real>& learner, const std::vector<Real>& triangle,
+                         std::size_t& at) {
   std::stringstream written;
   REQUIRE(WriteCheckpoint(written, learner, CheckpointRecord{DefaultTask(learner.config())}).ok());
   std::string bytes = written.str();
-  constexpr std::uint64_t kDimension = 33, kCount = kDimension * (kDimension + 1) / 2;
-  const std::string count_bytes(reinterpret_cast<const char*>(&kCount), sizeof(kCount));
+  const std::uint64_t count = triangle.size();
+  const std::string count_bytes(reinterpret_cast<const char*>(&count), sizeof(count));
   at = bytes.find(count_bytes);
   REQUIRE(at != std::string::npos);
-  at += sizeof(kCount);
+  at += sizeof(count);
+  std::memcpy(bytes.data() + at, triangle.data(), triangle.size() * sizeof(Real));
+  return bytes;
+}
+
+constexpr std::uint64_t kDimension = 33;
+
+// P's upper triangle, row by row: what formats before the factor held.
+template <class Real>
+std::string WithCovarianceForFactor(const BasicLearner<Real>& learner, std::size_t& at) {
   const std::vector<Real> p = learner.rls().CovarianceMatrix();
   std::vector<Real> upper;
   for (std::uint64_t i = 0; i < kDimension; ++i) {
     for (std::uint64_t j = i; j < kDimension; ++j) upper.push_back(p[i * kDimension + j]);
   }
-  std::memcpy(bytes.data() + at, upper.data(), upper.size() * sizeof(Real));
-  return bytes;
+  return WithTriangle(learner, upper, at);
+}
+
+// The Cholesky factor S of P (P = S Sᵀ, S lower triangular), column by
+// column: what formats 6 (float32) to 11 held.
+template <class Real>
+std::string WithCholeskyFactorForFactor(const BasicLearner<Real>& learner, std::size_t& at) {
+  const std::vector<Real> p = learner.rls().CovarianceMatrix();
+  std::vector<double> s(kDimension * kDimension, 0.0);  // row-major, lower
+  for (std::uint64_t j = 0; j < kDimension; ++j) {
+    double diagonal = p[j * kDimension + j];
+    for (std::uint64_t k = 0; k < j; ++k) diagonal -= s[j * kDimension + k] * s[j * kDimension + k];
+    REQUIRE(diagonal > 0);
+    s[j * kDimension + j] = std::sqrt(diagonal);
+    for (std::uint64_t i = j + 1; i < kDimension; ++i) {
+      double entry = p[i * kDimension + j];
+      for (std::uint64_t k = 0; k < j; ++k) entry -= s[i * kDimension + k] * s[j * kDimension + k];
+      s[i * kDimension + j] = entry / s[j * kDimension + j];
+    }
+  }
+  std::vector<Real> columns;
+  for (std::uint64_t j = 0; j < kDimension; ++j) {
+    for (std::uint64_t i = j; i < kDimension; ++i) columns.push_back(static_cast<Real>(s[i * kDimension + j]));
+  }
+  return WithTriangle(learner, columns, at);
+}
+
+TEST_CASE("A float32 checkpoint of format 11 (the Cholesky factor S) loads converted once",
+          "[checkpoint][factor]") {
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 0.999));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 300);
+  std::size_t at = 0;
+  const std::string bytes = WithCholeskyFactorForFactor(*learner, at);
+  absl::StatusOr<CheckpointF32> loaded = ReadAsVersion<float>(bytes, [](std::string&) {}, 11);
+  REQUIRE(loaded.ok());
+  // The weights are read as they were; P is the same to float32's rounding.
+  CHECK(loaded->learner.Predict(Input<float>(301)) == learner->Predict(Input<float>(301)));
+  const std::vector<float> p = learner->rls().CovarianceMatrix();
+  const std::vector<float> converted = loaded->learner.rls().CovarianceMatrix();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    CHECK(converted[i] == Approx(p[i]).epsilon(1e-4).margin(1e-4 * std::abs(p[0])));
+  }
+  RegressionMetrics ignored;
+  Feed(loaded->learner, ignored, 300, 600);
+  Feed(*learner, metrics, 300, 600);
+  CHECK(loaded->learner.Predict(Input<float>(601)) ==
+        Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
+  // Read as the current format, the same bytes are L and D no longer.
+  absl::StatusOr<CheckpointF32> misread = ReadAsVersion<float>(bytes, [](std::string&) {}, 12);
+  REQUIRE(misread.ok());
+  CHECK(misread->learner.rls().CovarianceMatrix() != p);
 }
 
 TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",

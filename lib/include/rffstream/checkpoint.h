@@ -58,7 +58,9 @@ namespace rffstream {
 // tracking's state.
 // 10: the state of a bandwidth that follows the stream.
 // 11: the standardizations it chose anew after drift restarts.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 11;
+// 12: the factor form stores L (unit lower triangular) with D on its
+// diagonal, P = L D Lᵀ (older files' S converted once on loading).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 12;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

@@ -24,12 +24,12 @@
 // of k samples use one rank-k (Woodbury) update. It subtracts (P -= u uᵀ /
 // c), so P loses positive definiteness once its condition number, about
 // (λ + samples) / λ, nears 1/ε: for float32 (ε ≈ 10⁻⁷) a ridge of 10⁻² and
-// 10⁵ samples, for float64 a ridge of 10⁻¹² and 10⁴ samples. The square-root
-// form stores a lower-triangular factor S with P = S Sᵀ instead and updates
-// it by Givens rotations (the inverse QR-RLS step,
-// internal/factor_update.h): no subtraction, positive definite by
-// construction, a condition number that is the square root of P's. Its
-// blocks are learned one sample at a time, and it runs on one thread.
+// 10⁵ samples, for float64 a ridge of 10⁻¹² and 10⁴ samples. The factor
+// (square-root) form stores P = L D Lᵀ instead, L unit lower triangular and
+// D diagonal, updated by Bierman's U-D step (internal/factor_update.h): no
+// subtraction, positive definite by construction, L holding the square root
+// of P's condition number. Its blocks are learned one sample at a time,
+// and it runs on one thread.
 // float32 always uses it; float64 below a ridge of kSmallestCovarianceRidge
 // (above, the covariance form is sound for 10⁹ samples and faster).
 //
@@ -74,7 +74,7 @@ class BasicRls {
 
   // float64 keeps the covariance form from this ridge up.
   static constexpr double kSmallestCovarianceRidge = 1e-6;
-  // Whether an engine of this ridge keeps the factor S (true) or P.
+  // Whether an engine of this ridge keeps the factors L, D (true) or P.
   static constexpr bool UsesSquareRootForm(double ridge) {
     return std::is_same_v<Real, float> || ridge < kSmallestCovarianceRidge;
   }
@@ -194,21 +194,24 @@ class BasicRls {
  private:
   friend class internal::CheckpointAccess;
 
-  // The complete learning state, for checkpoints. `holds_covariance`: the
-  // stored triangle is P even in the factor form (float32 checkpoints before
-  // format 6, float64 ones before format 9), converted to S once here.
+  // The complete learning state, for checkpoints. In the factor form the
+  // stored triangle is P (float32 before format 6, float64 before 9), S
+  // with P = S Sᵀ (before 12), or L with D on its diagonal; older ones are
+  // converted once on loading.
+  enum class StoredTriangle { kCovariance, kCholeskyFactor, kUnitFactorAndScales };
   void SaveState(internal::ByteWriter& writer) const;
-  [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader, bool holds_covariance = false);
+  [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader,
+                                       StoredTriangle stored = StoredTriangle::kUnitFactorAndScales);
   // LoadState's parts (rls_state.cpp): the fields read and checked to be a
   // state learning can reach (the stored triangle into `triangle`); and an
-  // old checkpoint's P made the factor S, or, for float64 when P has no
-  // Cholesky factor, kept as P and marked unsound.
+  // old checkpoint's P factored, or, for float64 when P has no Cholesky
+  // factor, kept as P and marked unsound.
   [[nodiscard]] absl::Status ReadState(internal::ByteReader& reader, std::vector<Real>& triangle);
   [[nodiscard]] absl::Status FactorFromSavedCovariance(const std::string& source);
 
-  // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz and P; S
+  // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz and P; L, D
   // from a P given in double (false if P is not positive definite), and
-  // the exact trace of P = S Sᵀ, which bounds what a sample can do.
+  // the exact trace of P = L D Lᵀ, which bounds what a sample can do.
   bool LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
   // Its parts: the bounds that keep a sample from making the model
@@ -216,9 +219,9 @@ class BasicRls {
   bool FactorSampleIsSafe(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
   void RefreshFactorCoordinate();
-  // One rotation pass with features_ (zero-padded) as z; returns sqrt(c)
-  // and leaves P z / sqrt(c) in product_.
-  Real RotateFactor(Real top, Real column_scale, int last_column);
+  // One U-D step (internal/factor_update.h) with features_ as z; returns c
+  // and leaves P z in product_.
+  Real StepFactor(Real prior, Real scale_factor, int last_column);
   Real FactorQuadraticForm(std::span<const Real> z) const;
   std::vector<Real> FactorCovarianceMatrix() const;
   bool SetFactorFromCovariance(const std::vector<double>& covariance);
@@ -249,17 +252,19 @@ class BasicRls {
   int dimension_;
   int num_outputs_;
   double ridge_;
-  // The square-root form (S) rather than the covariance form (P): UsesSquareRootForm(ridge_).
+  // The factor form (L, D) rather than the covariance form (P): UsesSquareRootForm(ridge_).
   bool factor_form_;
   std::size_t stride_;  // padded length of rows and vectors (see symmetric_update.h)
   Real forgetting_;
   Real refresh_strength_;  // α = D (1 - β) λ
   int next_refreshed_coordinate_ = 0;
-  // P is kept lazily: the true P is
+  // The covariance form keeps P lazily: the true P is
   //   pending_scale_ · S - pending_gain_weight_ · u uᵀ - pending_refresh_weight_ · g gᵀ
   // with S the stored upper triangle, u = gain_ and g = refresh_gain_. The next
   // Learn() applies the pending terms in the same pass that computes P z.
-  AlignedVector<Real> covariance_;  // S, upper triangle of a dimension × stride_ array
+  // The factor form stores column j of L in row j (rows j .. D - 1).
+  AlignedVector<Real> covariance_;  // a dimension × stride_ array
+  std::vector<Real> factor_scales_;  // the factor form's D
   Real pending_scale_ = 1;
   Real pending_gain_weight_ = 0;
   Real pending_refresh_weight_ = 0;

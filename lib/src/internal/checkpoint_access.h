@@ -77,9 +77,14 @@ class CheckpointAccess {
                               scale);
     BasicLearner<Real> learner(*std::move(config), std::move(map));
     for (BasicRls<Real>& engine : learner.rls_) {
-      // The factor S is stored by format 6 for float32, 9 for float64; earlier ones stored P.
+      // The factor form's triangle: P before format 6 (float32) or 9
+      // (float64), the Cholesky factor S before 12, then L with D on its diagonal.
       const std::uint32_t first_with_factor = std::is_same_v<Real, float> ? 6 : 9;
-      if (absl::Status status = engine.LoadState(reader, version < first_with_factor); !status.ok()) {
+      using Stored = typename BasicRls<Real>::StoredTriangle;
+      const Stored stored = version < first_with_factor ? Stored::kCovariance
+                            : version < 12              ? Stored::kCholeskyFactor
+                                                        : Stored::kUnitFactorAndScales;
+      if (absl::Status status = engine.LoadState(reader, stored); !status.ok()) {
         return status;
       }
     }

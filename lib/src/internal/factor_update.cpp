@@ -5,13 +5,13 @@
 namespace rffstream::internal {
 
 template <>
-float UpdateFactor(const FactorUpdateArguments<float>& update, float* min_diagonal) {
-  return ActiveSimdKernelTable().update_factor_float(update, min_diagonal);
+float UpdateFactor(const FactorUpdateArguments<float>& update, float* min_scale) {
+  return ActiveSimdKernelTable().update_factor_float(update, min_scale);
 }
 
 template <>
-double UpdateFactor(const FactorUpdateArguments<double>& update, double* min_diagonal) {
-  return ActiveSimdKernelTable().update_factor_double(update, min_diagonal);
+double UpdateFactor(const FactorUpdateArguments<double>& update, double* min_scale) {
+  return ActiveSimdKernelTable().update_factor_double(update, min_scale);
 }
 
 }  // namespace rffstream::internal

@@ -1,26 +1,32 @@
 // File: internal/factor_update.h
 //
-// The square-root RLS step (inverse QR-RLS, Alexander & Ghirnikar, IEEE TSP
-// 1993) on a lower-triangular factor S with P = S Sᵀ. The pre-array
+// The square-root-free factored RLS step (Bierman's U-D measurement update,
+// Bierman 1977, "Factorization Methods for Discrete Sequential
+// Estimation") on P = L D Lᵀ, L unit lower triangular, D = diag(d) > 0.
+// With f = Lᵀz and v = D f, the rank-one downdate
 //
-//   [ top   zᵀS ]        [ sqrt(c)        0  ]
-//   [ 0      S  ]  Θ  =  [ P z / sqrt(c)  S' ]
+//   P' = (P - P z zᵀ P / c) / β,   c = α₀ + zᵀPz,
 //
-// is rotated by Givens rotations Θ (column 0 against column j, j from the
-// last column to the first, which keeps S' lower triangular): c = top² +
-// zᵀPz and S' S'ᵀ = P - P z zᵀ P / c. There is no subtraction: S' is a
-// product of S and an orthogonal matrix, so P stays positive definite
-// whatever the rounding, and the factor's condition number is the square
-// root of P's (float32 holds what the covariance form cannot).
+// is L' D' L'ᵀ with, for j from the last column to the first (which keeps
+// L' lower triangular), α_(j) = α_(j+1) + f_j v_j,
 //
-// Column j of S is brought in once: a_j = Σ_i z_i S_ij (entry j of zᵀS,
-// which needs the old column j only, still untouched when its turn comes),
-// then the rotation that zeroes a_j against the running top is applied to
-// (gain, column j) while the column is in L1; the SIMD kernels take a few
-// columns at a time, so that the gain is loaded and stored once for all of
-// them. About 5 D² / 2 multiply-adds a sample.
+//   d'_j = d_j α_(j+1) / α_(j) / β,   L'_ij = L_ij - b_i f_j / α_(j+1),
+//   b_i += L_ij v_j   (i > j, b starting at 0 and ending at P z).
 //
-// Storage: column j of S starts at factor + j · stride (stride =
+// No entry of D is ever a difference: d'_j is d_j times a ratio of
+// positive sums, so P stays positive definite whatever the rounding. As
+// Givens rotations of a Cholesky factor (the form this replaced), it holds
+// the square root's condition number in L, at 3 multiply-adds an entry of
+// the triangle instead of 5, and one division a column instead of a square
+// root and a division.
+//
+// Column j is brought in once: f_j from the old column (still untouched
+// when its turn comes), then its update with b while it is in L1; the SIMD
+// kernels take a few columns at a time, so that b is loaded and stored once
+// for all of them. The diagonal of L is stored (as 1): b_j is 0 before
+// column j's turn, so the update leaves it 1 and the loops need no masks.
+//
+// Storage: column j of L starts at factor + j · stride (stride =
 // PaddedLength(dimension), aligned), rows j .. dimension - 1; the entries
 // above row j and past dimension are zero and stay zero.
 #ifndef RFFSTREAM_INTERNAL_FACTOR_UPDATE_H_
@@ -32,28 +38,28 @@ namespace rffstream::internal {
 
 template <class Real>
 struct FactorUpdateArguments {
-  Real* factor;
+  Real* factor;  // L
+  Real* scales;  // d, dimension entries
   std::size_t stride;
   int dimension;
   const Real* z;  // stride entries, zero past dimension
-  // The pre-array's corner: sqrt(β) for a sample learned with forgetting
-  // factor β, 1 without.
-  Real top;
-  // Each column of S' is multiplied by this after its rotation: 1/sqrt(β)
-  // makes S' the factor of (P - P z zᵀ P / c) / β. REQUIRES: 1 unless
-  // last_column == dimension - 1 (skipped columns are not scaled).
-  Real column_scale;
+  // α₀: β for a sample learned with forgetting factor β, 1 without.
+  Real prior;
+  // Each d'_j is multiplied by this: 1/β makes L' D' L'ᵀ the factorization
+  // of (P - P z zᵀ P / c) / β. REQUIRES: 1 unless last_column ==
+  // dimension - 1 (skipped columns are not scaled).
+  Real scale_factor;
   // The columns j > last_column are skipped: right when z is zero below
-  // row last_column + 1 (then a_j = 0 there), as for z = sqrt(α) e_i.
+  // row last_column + 1 (then f_j = 0 there), as for z = sqrt(α) e_i.
   int last_column;
-  // stride entries, zero on entry; on return P z / sqrt(c).
+  // stride entries, zero on entry; on return P z.
   Real* gain;
 };
 
-// Returns sqrt(c); `min_diagonal` receives the smallest diagonal entry of S'
-// among the columns processed (positive while S' is a proper factor).
+// Returns c; `min_scale` receives the smallest d'_j among the columns
+// processed (positive while the factorization is proper).
 template <class Real>
-Real UpdateFactor(const FactorUpdateArguments<Real>& update, Real* min_diagonal);
+Real UpdateFactor(const FactorUpdateArguments<Real>& update, Real* min_scale);
 
 }  // namespace rffstream::internal
 

@@ -118,9 +118,9 @@ struct SimdKernelTable {
   bool (*solve_positive_definite)(const double* matrix, int dimension, double* inverse,
                                   double* right_sides, int count);
   // UpdateFactor (factor_update.h).
-  float (*update_factor_float)(const FactorUpdateArguments<float>& update, float* min_diagonal);
+  float (*update_factor_float)(const FactorUpdateArguments<float>& update, float* min_scale);
   double (*update_factor_double)(const FactorUpdateArguments<double>& update,
-                                 double* min_diagonal);
+                                 double* min_scale);
 };
 
 // The tables are constant-initialized data: naming one runs no code, so no

@@ -78,25 +78,28 @@ void UpdateAndMultiply(Real* matrix, int dimension, Real scale, const Real* u, R
 }
 
 template <class Real>
-Real UpdateFactorScalar(const FactorUpdateArguments<Real>& update, Real* min_diagonal) {
-  Real top = update.top;
+Real UpdateFactorScalar(const FactorUpdateArguments<Real>& update, Real* min_scale) {
+  Real alpha = update.prior;
   Real smallest = Real{1} / Real{0};
   for (int j = update.last_column; j >= 0; --j) {
     Real* column = update.factor + static_cast<std::size_t>(j) * update.stride;
-    Real a = 0;
-    for (int i = j; i < update.dimension; ++i) a += update.z[i] * column[i];
-    const Real rho = std::sqrt(top * top + a * a);
-    const Real cosine = top / rho, sine = a / rho;
+    Real f = 0;
+    for (int i = j; i < update.dimension; ++i) f += update.z[i] * column[i];
+    Real& d = update.scales[j];
+    const Real v = d * f;
+    const Real next_alpha = alpha + f * v;
+    const Real p = -f / alpha;
     for (int i = j; i < update.dimension; ++i) {
-      const Real old_column = column[i], old_gain = update.gain[i];
-      column[i] = update.column_scale * (cosine * old_column - sine * old_gain);
-      update.gain[i] = sine * old_column + cosine * old_gain;
+      const Real old_column = column[i];
+      column[i] = old_column + update.gain[i] * p;
+      update.gain[i] += old_column * v;
     }
-    if (!(column[j] >= smallest)) smallest = column[j];
-    top = rho;
+    d = d * (alpha / next_alpha) * update.scale_factor;
+    if (!(d >= smallest)) smallest = d;
+    alpha = next_alpha;
   }
-  *min_diagonal = smallest;
-  return top;
+  *min_scale = smallest;
+  return alpha;
 }
 
 }  // namespace
