@@ -1,4 +1,4 @@
-// float32's square-root engine (the factor S with P = S Sᵀ, rls.h) against
+// float32's factor form (P = L D Lᵀ, rls.h) against
 // independent references: float64's covariance engine and a batch ridge
 // solve in double, on streams that break a float32 covariance form (a tiny
 // ridge, strong forgetting, long and ill-conditioned); and the same results

@@ -23,34 +23,27 @@ template <class Real, class Arch>
 struct FactorUpdateKernel {
   using Batch = xsimd::batch<Real, Arch>;
   static constexpr std::size_t kLanes = Batch::size;
-  // Columns updated together: their dot products in one loop, then their
-  // updates in one loop that loads and stores b once for all.
+  // Columns updated together, in one loop that loads and stores b once for
+  // all; the next group's dot products ride along in the same loop (one
+  // pass over the rows for both: fewer trips to L2 and beyond).
   static constexpr int kColumnsPerGroup = 4;
-  // From this dimension on, a group's updates and the next group's dot
-  // products share one loop (one pass over the rows for both: fewer trips
-  // to L2 and beyond); below it the columns are short and in cache, and
-  // the two loops apart keep fewer registers live.
-  static constexpr int kRideAlongFrom = 512;
 
   static Real Run(const FactorUpdateArguments<Real>& update, Real* min_scale) {
     State state{update.prior, Real{1} / update.prior, Real{1} / Real{0}};  // smallest: +infinity
     int j = update.last_column;
     if (j + 1 >= kColumnsPerGroup) {
       // Software-pipelined: the next group's dot products (old columns,
-      // independent of this group's updates) are issued while this group's
-      // chain of divisions is in flight.
-      const bool ride_along = update.dimension >= kRideAlongFrom;
+      // independent of this group's updates) are summed while this group's
+      // columns are updated.
       Batch sums[kColumnsPerGroup];
       Dots<kColumnsPerGroup>(update, j, sums);
       for (; j + 1 >= kColumnsPerGroup; j -= kColumnsPerGroup) {
         const Multipliers<kColumnsPerGroup> multipliers = Constants<kColumnsPerGroup>(update, j, sums, state);
-        const bool more = j + 1 >= 2 * kColumnsPerGroup;
-        if (more && ride_along) {
+        if (j + 1 >= 2 * kColumnsPerGroup) {
           Update<kColumnsPerGroup, true>(update, j, multipliers, sums);
-          continue;
+        } else {
+          Update<kColumnsPerGroup, false>(update, j, multipliers, sums);
         }
-        if (more) Dots<kColumnsPerGroup>(update, j - kColumnsPerGroup, sums);
-        Update<kColumnsPerGroup, false>(update, j, multipliers, sums);
       }
     }
     for (; j >= 0; --j) {
