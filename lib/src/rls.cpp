@@ -75,6 +75,7 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
   if (factor_form_) {
     factor_scales_.assign(static_cast<std::size_t>(dimension), static_cast<Real>(1.0 / ridge));
     factor_trace_ = dimension / ridge;
+    factor_smallest_scale_ = 1 / ridge;
   }
 }
 
@@ -257,7 +258,7 @@ std::vector<int> BasicRls<Real>::RowParts(int dimension) {
 
 template <class Real>
 void BasicRls<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
-  // The factor form's rotations run one after another: one thread.
+  // The factor form's column steps run one after another: one thread.
   pool_ = !factor_form_ && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2
               ? std::move(pool)
               : nullptr;

@@ -28,13 +28,17 @@ namespace {
 // Bounds above this are refused: far from overflow, whatever the rounding.
 template <class Real>
 constexpr double kSafeBound = 1e-4 * static_cast<double>(std::numeric_limits<Real>::max());
+// And a smallest d' bounded below this: far from underflow (a d of 0 would
+// make P singular).
+template <class Real>
+constexpr double kSmallestSafeScale = 1e4 * static_cast<double>(std::numeric_limits<Real>::min());
 
 // trace(P) drifts by rounding when updated incrementally: recomputed exactly this often.
 constexpr int kTraceRefresh = 256;
 
 // The checks' O(D) sums and maxima, in double over four independent
 // chains: a single chain waits for each addition before the next, which
-// made these few passes cost as much as a sizeable part of the rotations.
+// made these few passes cost as much as a sizeable part of the factor step.
 constexpr std::size_t kChains = 4;
 
 template <class Real>
@@ -76,6 +80,13 @@ double BasicRls<Real>::FactorTrace() const {
 }
 
 template <class Real>
+void BasicRls<Real>::RecomputeFactorBounds() {
+  factor_trace_ = FactorTrace();
+  factor_smallest_scale_ = *std::min_element(factor_scales_.begin(), factor_scales_.end());
+  samples_since_trace_ = 0;
+}
+
+template <class Real>
 Real BasicRls<Real>::StepFactor(Real prior, Real scale_factor, int last_column) {
   std::fill(product_.begin(), product_.end(), Real{0});
   Real min_scale = 0;
@@ -84,10 +95,12 @@ Real BasicRls<Real>::StepFactor(Real prior, Real scale_factor, int last_column) 
                                             dimension_, features_.data(), prior, scale_factor,
                                             last_column, product_.data()},
       &min_scale);
-  // Each d' is d times a ratio of positive sums; only the checks before
-  // the step can fail, never this.
+  // Each d' is d times a ratio of positive sums, at least d / c: the
+  // checks before the step keep it from underflowing.
   assert(min_scale > 0);
-  (void)min_scale;
+  factor_smallest_scale_ = last_column == dimension_ - 1
+                               ? min_scale
+                               : std::min(factor_smallest_scale_, static_cast<double>(min_scale));
   return denominator;
 }
 
@@ -99,7 +112,12 @@ bool BasicRls<Real>::FactorSampleIsSafe(std::span<const Real> z, std::span<const
   const double z_norm2 = SumOfSquares(z.data(), z.size());
   const double largest_weight = LargestMagnitude(weights_.data(), weights_.size());
   double largest_error = 0;
-  bool safe = std::isfinite(z_norm2) && beta + z_norm2 * trace < kSafeBound<Real>;
+  // c bounds how far the step shrinks a d (d' >= d / c), and forgetting's
+  // refresh that follows shrinks it by at most 1 + α P_ii.
+  const double c_bound = beta + z_norm2 * trace;
+  const double shrink = c_bound * (1 + refresh_strength_ * trace / beta);
+  bool safe = std::isfinite(z_norm2) && c_bound < kSafeBound<Real> &&
+              factor_smallest_scale_ / shrink >= kSmallestSafeScale<Real>;
   // A moderate z that P still makes too large: P itself outgrew float32
   // (forgetting's decay outruns its refresh), not the sample.
   if (!safe && std::isfinite(z_norm2) && z_norm2 < 1e6) {
@@ -128,7 +146,7 @@ bool BasicRls<Real>::FactorSampleIsSafe(std::span<const Real> z, std::span<const
 template <class Real>
 void BasicRls<Real>::RefreshFactorCoordinate() {
   // A += α e_i e_iᵀ with b unchanged: the step of a sample sqrt(α) e_i
-  // whose target is 0. Its columns after i have a_j = 0: skipped.
+  // whose target is 0. Its columns after i have f_j = 0: skipped.
   const int i = next_refreshed_coordinate_;
   std::fill(features_.begin(), features_.end(), Real{0});
   const Real root_alpha = std::sqrt(refresh_strength_);
@@ -170,10 +188,7 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
   RecordErrors(targets.data(), priors.data(), denominator / forgetting_);
   factor_trace_ = std::max(0.0, factor_trace_ - gain_norm2) / beta;
   if (forgetting_ != Real{1}) RefreshFactorCoordinate();
-  if (++samples_since_trace_ >= kTraceRefresh) {
-    factor_trace_ = FactorTrace();
-    samples_since_trace_ = 0;
-  }
+  if (++samples_since_trace_ >= kTraceRefresh) RecomputeFactorBounds();
   return true;
 }
 
@@ -232,12 +247,12 @@ bool BasicRls<Real>::SetFactorFromCovariance(const std::vector<double>& covarian
     }
   }
   factor_scales_ = std::move(scales);
-  factor_trace_ = FactorTrace();
-  samples_since_trace_ = 0;
+  RecomputeFactorBounds();
   return true;
 }
 
 template double BasicRls<float>::FactorTrace() const;
+template void BasicRls<float>::RecomputeFactorBounds();
 template float BasicRls<float>::StepFactor(float, float, int);
 template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::span<const float>,
                                                   std::span<float>);
@@ -248,6 +263,7 @@ template float BasicRls<float>::FactorQuadraticForm(std::span<const float>) cons
 template std::vector<float> BasicRls<float>::FactorCovarianceMatrix() const;
 template bool BasicRls<float>::SetFactorFromCovariance(const std::vector<double>&);
 template double BasicRls<double>::FactorTrace() const;
+template void BasicRls<double>::RecomputeFactorBounds();
 template double BasicRls<double>::StepFactor(double, double, int);
 template bool BasicRls<double>::LearnFactorOutputs(std::span<const double>, std::span<const double>,
                                                   std::span<double>);

@@ -189,7 +189,7 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTrian
       for (int i = j + 1; i < dimension_; ++i) column[i] /= diagonal;
       factor_scales_[j] = diagonal * diagonal;
       if (!std::isfinite(MaxAbs<Real>(std::span<const Real>(column + j, dimension_ - j))) ||
-          !(factor_scales_[j] > 0)) {
+          !(factor_scales_[j] > 0) || !std::isfinite(factor_scales_[j])) {
         return absl::DataLossError(absl::StrCat(reader.source(), ": the RLS factor's column ", j,
                                                 " is outside float", 8 * sizeof(Real), "'s range"));
       }
@@ -198,8 +198,7 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTrian
     }
     column[j] = 1;
   }
-  factor_trace_ = FactorTrace();
-  samples_since_trace_ = 0;
+  RecomputeFactorBounds();
   return absl::OkStatus();
 }
 

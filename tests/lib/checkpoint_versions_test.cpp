@@ -132,6 +132,12 @@ TEST_CASE("A float32 checkpoint of format 11 (the Cholesky factor S) loads conve
   Feed(*learner, metrics, 300, 600);
   CHECK(loaded->learner.Predict(Input<float>(601)) ==
         Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
+  // An S whose square overflows float32 (only a damaged file holds one) is refused.
+  std::string damaged = bytes;
+  const float huge = 1e20f;
+  std::memcpy(damaged.data() + at, &huge, sizeof(huge));
+  CHECK(ReadAsVersion<float>(damaged, [](std::string&) {}, 11).status().message() ==
+        "v11.rff: the RLS factor's column 0 is outside float32's range");
   // Read as the current format, the same bytes are L and D no longer.
   absl::StatusOr<CheckpointF32> misread = ReadAsVersion<float>(bytes, [](std::string&) {}, 12);
   REQUIRE(misread.ok());

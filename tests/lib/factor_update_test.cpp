@@ -1,8 +1,9 @@
 // internal/factor_update.h's U-D step, in every SIMD kernel and both
 // precisions, against its definition computed in double from the factors:
-// P' = (P - P z zᵀ P / c) / β with c = α₀ + zᵀPz, the gain P z and c. Sizes
-// below and above the kernel's ride-along dimension and not a multiple of
-// any vector width; a step with skipped columns (forgetting's refresh).
+// P' = (P - P z zᵀ P / c) / β with c = α₀ + zᵀPz, the gain P z and c; the
+// zeros above L's diagonal and past its last row kept. Every size up to 70
+// (every tail of every vector width) and one of several hundred rows; a
+// step with skipped columns (forgetting's refresh).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
@@ -83,17 +84,25 @@ void CheckStep(int dimension, double beta, int last_column, double tolerance) {
                                               last_column, computed_gain.data()},
         &smallest);
     CHECK(denominator == Approx(c).epsilon(tolerance));
-    for (int i = 0; i < dimension; ++i) {
-      CHECK(computed_gain[i] == Approx(gain[i]).epsilon(tolerance).margin(tolerance * gain.norm()));
-      CHECK(factors.columns[i * factors.stride + i] == Real{1});  // L stays unit
+    int misplaced = 0;  // entries that must stay 0: above the diagonal, past the last row
+    for (int j = 0; j < dimension; ++j) {
+      CHECK(computed_gain[j] == Approx(gain[j]).epsilon(tolerance).margin(tolerance * gain.norm()));
+      const Real* column = factors.columns.data() + j * factors.stride;
+      CHECK(column[j] == Real{1});  // L stays unit
+      for (std::size_t i = 0; i < factors.stride; ++i) {
+        if ((i < static_cast<std::size_t>(j) || i >= static_cast<std::size_t>(dimension)) && column[i] != 0) ++misplaced;
+      }
     }
+    CHECK(misplaced == 0);
     CHECK(smallest > 0);
     CHECK((Covariance(factors) - expected).norm() < tolerance * expected.norm());
   }
 }
 
 TEST_CASE("The factor step is the rank-one downdate of P, in every SIMD kernel", "[rls][factor][simd]") {
-  for (const int dimension : {1, 5, 37, 601}) {
+  std::vector<int> dimensions = {601};
+  for (int dimension = 1; dimension <= 70; ++dimension) dimensions.push_back(dimension);
+  for (const int dimension : dimensions) {
     CheckStep<double>(dimension, 1.0, dimension - 1, 1e-11);
     CheckStep<double>(dimension, 0.97, dimension - 1, 1e-11);
     CheckStep<float>(dimension, 1.0, dimension - 1, 2e-4);

@@ -139,5 +139,34 @@ TEST_CASE("float32 refuses a sample that could overflow, before touching the fac
   CHECK(std::isfinite(rls.Learn(probe, 1.0f)));  // and it goes on learning
 }
 
+TEST_CASE("float32 refuses samples that would shrink D past its range, before touching it",
+          "[rls][factor][errors]") {
+  // Samples that grow 1.6× a step, in every direction: P shrinks in all of
+  // them, trace(P) with it, so c stays moderate while the d's approach
+  // float32's smallest numbers. The step's shrink bound must refuse first.
+  constexpr int kDimension = 8;
+  RlsF32 rls(kDimension, 1e-2, 1.0);
+  const std::vector<float> probe = ToFloat(NarrowFeatures(3, kDimension));
+  int refused = 0;
+  for (int k = 0; k < 200; ++k) {
+    std::vector<float> z(kDimension);
+    for (int i = 0; i < kDimension; ++i) {
+      z[i] = static_cast<float>(std::cos(0.7 * k * (i + 1) + i) * std::pow(1.6, k));
+    }
+    const std::vector<float> weights(rls.weights().begin(), rls.weights().end());
+    const float before = rls.CovarianceQuadraticForm(probe);
+    if (std::isnan(rls.Learn(z, 1.0f))) {
+      ++refused;
+      CHECK(std::vector<float>(rls.weights().begin(), rls.weights().end()) == weights);
+      CHECK(rls.CovarianceQuadraticForm(probe) == before);
+    }
+    const float form = rls.CovarianceQuadraticForm(probe);
+    INFO("sample " << k);
+    CHECK(form > 0);
+    CHECK(std::isfinite(form));
+  }
+  CHECK(refused > 0);
+}
+
 }  // namespace
 }  // namespace rffstream

@@ -27,9 +27,8 @@
 // 10⁵ samples, for float64 a ridge of 10⁻¹² and 10⁴ samples. The factor
 // (square-root) form stores P = L D Lᵀ instead, L unit lower triangular and
 // D diagonal, updated by Bierman's U-D step (internal/factor_update.h): no
-// subtraction, positive definite by construction, L holding the square root
-// of P's condition number. Its blocks are learned one sample at a time,
-// and it runs on one thread.
+// subtraction, positive definite by construction, L D^(1/2) a Cholesky
+// factor of P. Its blocks are learned one sample at a time, on one thread.
 // float32 always uses it; float64 below a ridge of kSmallestCovarianceRidge
 // (above, the covariance form is sound for 10⁹ samples and faster).
 //
@@ -63,9 +62,8 @@ template <class Real>
 class BasicRls {
  public:
   // `num_outputs` targets share one P: each sample costs one update of P
-  // plus num_outputs weight updates.
-  // REQUIRES: dimension > 0, ridge > 0, 0 < forgetting <= 1, num_outputs >= 1
-  // (LearnerConfig::Validate).
+  // plus num_outputs weight updates. REQUIRES: dimension > 0, ridge > 0,
+  // 0 < forgetting <= 1, num_outputs >= 1 (LearnerConfig::Validate).
   BasicRls(int dimension, double ridge, double forgetting, int num_outputs = 1);
 
   int dimension() const { return dimension_; }
@@ -100,14 +98,12 @@ class BasicRls {
 
   // Learns k samples at once: `features` holds k rows of dimension() values
   // (row-major), `targets` k rows of num_outputs() values; `priors` receives
-  // the a-priori predictions that k calls of LearnOutputs() would have returned. With β = 1 this is one
-  // Woodbury rank-k update (matrix-matrix work): the same weights and
-  // predictions as the sequential calls, up to rounding. With β < 1 the
-  // samples are learned one at a time (same results, no speed-up).
-  // A block holding a sample that LearnOutputs() would refuse is learned one
-  // sample at a time instead, so that exactly the others are learned; the
-  // refused samples' priors are NaN. Returns the number of samples learned.
-  // Scratch space grows to the largest k seen (allocation only then).
+  // what k calls of LearnOutputs() would have returned. The covariance form
+  // with β = 1 makes it one Woodbury rank-k update (matrix-matrix work, the
+  // same results up to rounding); otherwise, and for a block holding a
+  // sample LearnOutputs() would refuse (its prior NaN), the samples are
+  // learned one at a time. Returns the number learned. Scratch space grows
+  // to the largest k seen (allocation only then).
   // REQUIRES: features.size() == k · dimension(),
   // targets.size() == priors.size() == k · num_outputs().
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
@@ -149,16 +145,14 @@ class BasicRls {
   // The sums behind NoiseVarianceEstimate(): per output, and their weight.
   std::span<const Real> noise_sums() const { return noise_sums_; }
   Real noise_weight() const { return noise_weight_; }
-
   // The weights of one output.
   std::span<const Real> weights(int output = 0) const {
     return std::span<const Real>(weights_).subspan(static_cast<std::size_t>(output) * dimension_,
                                                    dimension_);
   }
 
-  // Appends an output with these weights, its noise sum `noise_sum` (a
-  // classifier's new class: BasicLearner::AddClass). REQUIRES:
-  // weights.size() == dimension(). Allocates.
+  // Appends an output with these weights and noise sum (a classifier's new
+  // class: BasicLearner::AddClass). REQUIRES: weights.size() == dimension(). Allocates.
   void AddOutput(std::span<const Real> weights, Real noise_sum);
 
   // P = A⁻¹ as a full D × D row-major matrix (to inspect, export; allocates).
@@ -180,8 +174,8 @@ class BasicRls {
   // From P by a Cholesky factorization, O(D³); FailedPrecondition when P is
   // not positive definite. Allocates.
   [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
-  // A new ridge λ' for a model of β = 1, exactly: A gains (λ' - λ) I
-  // (O(D³)). Errors as SetInformationForm's. Allocates.
+  // A new ridge λ' for β = 1, exactly: A gains (λ' - λ) I (O(D³)). Errors
+  // as SetInformationForm's. Allocates.
   [[nodiscard]] absl::Status SetRidge(double ridge);
   // The state of `form` (P = A⁻¹, w = A⁻¹ b by a Cholesky factorization,
   // O(D³)); with `ridge` (β = 1), a form whose prior is `ridge` I. Errors,
@@ -210,8 +204,8 @@ class BasicRls {
   [[nodiscard]] absl::Status FactorFromSavedCovariance(const std::string& source);
 
   // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz and P; L, D
-  // from a P given in double (false if P is not positive definite), and
-  // the exact trace of P = L D Lᵀ, which bounds what a sample can do.
+  // from a P given in double (false if P is not positive definite); the
+  // exact trace of P = L D Lᵀ, and it and the smallest d recomputed.
   bool LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
   // Its parts: the bounds that keep a sample from making the model
@@ -226,6 +220,7 @@ class BasicRls {
   std::vector<Real> FactorCovarianceMatrix() const;
   bool SetFactorFromCovariance(const std::vector<double>& covariance);
   double FactorTrace() const;
+  void RecomputeFactorBounds();
 
   // Applies the pending rank-one terms to the stored triangle.
   void SettlePendingUpdates();
@@ -243,9 +238,7 @@ class BasicRls {
   void RecordErrors(const Real* targets, const Real* priors, Real denominator);
 
   Real* Row(int i) { return covariance_.data() + static_cast<std::size_t>(i) * stride_; }
-  const Real* Row(int i) const {
-    return covariance_.data() + static_cast<std::size_t>(i) * stride_;
-  }
+  const Real* Row(int i) const { return covariance_.data() + static_cast<std::size_t>(i) * stride_; }
   // Entry (i, j) of the stored triangle, either order.
   Real Stored(int i, int j) const { return i <= j ? Row(i)[j] : Row(j)[i]; }
 
@@ -287,9 +280,11 @@ class BasicRls {
   // β-weighted sums behind NoiseVarianceEstimate().
   std::vector<Real> noise_sums_;  // one per output
   Real noise_weight_ = 0;
-  // The factor form: trace(P), kept up to date and recomputed exactly every
-  // kTraceRefresh samples (it bounds a sample's effect before S is touched).
+  // The factor form: trace(P) and a lower bound on the smallest d, kept up
+  // to date and recomputed exactly every kTraceRefresh samples (they bound
+  // a sample's effect before the factors are touched).
   double factor_trace_ = 0;
+  double factor_smallest_scale_ = 0;
   int samples_since_trace_ = 0;
   Soundness soundness_ = Soundness::kSound;
 };

@@ -14,11 +14,11 @@
 //   b_i += L_ij v_j   (i > j, b starting at 0 and ending at P z).
 //
 // No entry of D is ever a difference: d'_j is d_j times a ratio of
-// positive sums, so P stays positive definite whatever the rounding. As
-// Givens rotations of a Cholesky factor (the form this replaced), it holds
-// the square root's condition number in L, at 3 multiply-adds an entry of
-// the triangle instead of 5, and one division a column instead of a square
-// root and a division.
+// positive sums, so P stays positive definite whatever the rounding, and
+// L D^(1/2) is P's Cholesky factor, whose condition number is the square
+// root of P's. Givens rotations of that factor (the form this replaced)
+// cost 5 multiply-adds an entry of the triangle and a square root and a
+// division a column; this step 3 and one division.
 //
 // Column j is brought in once: f_j from the old column (still untouched
 // when its turn comes), then its update with b while it is in L1; the SIMD

@@ -109,7 +109,7 @@ struct FactorUpdateKernel {
       multipliers.p[k] = Batch(-f * state.inverse_alpha);
       multipliers.v[k] = Batch(v);
       d = d * (state.alpha * inverse) * update.scale_factor;
-      if (!(d >= state.smallest)) state.smallest = d;  // a NaN is kept
+      if (!(d >= state.smallest) && state.smallest == state.smallest) state.smallest = d;  // NaN stays
       state.alpha = alpha;
       state.inverse_alpha = inverse;
     }

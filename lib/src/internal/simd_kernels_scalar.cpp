@@ -95,7 +95,7 @@ Real UpdateFactorScalar(const FactorUpdateArguments<Real>& update, Real* min_sca
       update.gain[i] += old_column * v;
     }
     d = d * (alpha / next_alpha) * update.scale_factor;
-    if (!(d >= smallest)) smallest = d;
+    if (!(d >= smallest) && smallest == smallest) smallest = d;  // NaN stays
     alpha = next_alpha;
   }
   *min_scale = smallest;
