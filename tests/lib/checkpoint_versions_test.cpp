@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -110,57 +111,60 @@ std::string WithCholeskyFactorForFactor(const BasicLearner<Real>& learner, std::
   return WithTriangle(learner, columns, at);
 }
 
-TEST_CASE("A float32 checkpoint of format 11 (the Cholesky factor S) loads converted once",
-          "[checkpoint][factor]") {
-  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 0.999));
+// A float32 learner fed the first 300 samples.
+LearnerF32 FedFloat32Learner(double forgetting) {
+  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, forgetting));
   REQUIRE(learner.ok());
   RegressionMetrics metrics;
   Feed(*learner, metrics, 0, 300);
+  return *std::move(learner);
+}
+
+// `loaded` answers as `original` did when saved (its weights are read as
+// they were), and both go on learning alike, to float32's rounding.
+void CheckContinuesAsBefore(LearnerF32& loaded, LearnerF32& original) {
+  CHECK(loaded.Predict(Input<float>(301)) == original.Predict(Input<float>(301)));
+  RegressionMetrics ignored;
+  Feed(loaded, ignored, 300, 600);
+  Feed(original, ignored, 300, 600);
+  CHECK(loaded.Predict(Input<float>(601)) ==
+        Approx(original.Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
+}
+
+TEST_CASE("A float32 checkpoint of format 11 (the Cholesky factor S) loads converted once",
+          "[checkpoint][factor]") {
+  LearnerF32 learner = FedFloat32Learner(0.999);
   std::size_t at = 0;
-  const std::string bytes = WithCholeskyFactorForFactor(*learner, at);
+  const std::string bytes = WithCholeskyFactorForFactor(learner, at);
   absl::StatusOr<CheckpointF32> loaded = ReadAsVersion<float>(bytes, [](std::string&) {}, 11);
   REQUIRE(loaded.ok());
-  // The weights are read as they were; P is the same to float32's rounding.
-  CHECK(loaded->learner.Predict(Input<float>(301)) == learner->Predict(Input<float>(301)));
-  const std::vector<float> p = learner->rls().CovarianceMatrix();
+  // P is the same to float32's rounding.
+  const std::vector<float> p = learner.rls().CovarianceMatrix();
   const std::vector<float> converted = loaded->learner.rls().CovarianceMatrix();
   for (std::size_t i = 0; i < p.size(); ++i) {
     CHECK(converted[i] == Approx(p[i]).epsilon(1e-4).margin(1e-4 * std::abs(p[0])));
   }
-  RegressionMetrics ignored;
-  Feed(loaded->learner, ignored, 300, 600);
-  Feed(*learner, metrics, 300, 600);
-  CHECK(loaded->learner.Predict(Input<float>(601)) ==
-        Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
+  // Read as the current format, the same bytes are L and D no longer.
+  absl::StatusOr<CheckpointF32> misread = ReadAsVersion<float>(bytes, [](std::string&) {}, 12);
+  REQUIRE(misread.ok());
+  CHECK(misread->learner.rls().CovarianceMatrix() != p);
   // An S whose square overflows float32 (only a damaged file holds one) is refused.
   std::string damaged = bytes;
   const float huge = 1e20f;
   std::memcpy(damaged.data() + at, &huge, sizeof(huge));
   CHECK(ReadAsVersion<float>(damaged, [](std::string&) {}, 11).status().message() ==
         "v11.rff: the RLS factor's column 0 is outside float32's range");
-  // Read as the current format, the same bytes are L and D no longer.
-  absl::StatusOr<CheckpointF32> misread = ReadAsVersion<float>(bytes, [](std::string&) {}, 12);
-  REQUIRE(misread.ok());
-  CHECK(misread->learner.rls().CovarianceMatrix() != p);
+  CheckContinuesAsBefore(loaded->learner, learner);
 }
 
 TEST_CASE("A float32 checkpoint of format 5 (P, not its factor) loads converted once",
           "[checkpoint][factor]") {
-  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
-  REQUIRE(learner.ok());
-  RegressionMetrics metrics;
-  Feed(*learner, metrics, 0, 300);
+  LearnerF32 learner = FedFloat32Learner(1.0);
   std::size_t at = 0;
-  std::string bytes = WithCovarianceForFactor(*learner, at);
+  const std::string bytes = WithCovarianceForFactor(learner, at);
   absl::StatusOr<CheckpointF32> loaded = ReadAsVersion<float>(bytes, RemoveVersion7Fields, 5);
   REQUIRE(loaded.ok());
-  // The weights are read as they were; the factor is P's Cholesky factor.
-  CHECK(loaded->learner.Predict(Input<float>(301)) == learner->Predict(Input<float>(301)));
-  RegressionMetrics ignored;
-  Feed(loaded->learner, ignored, 300, 600);
-  Feed(*learner, metrics, 300, 600);
-  CHECK(loaded->learner.Predict(Input<float>(601)) ==
-        Approx(learner->Predict(Input<float>(601))).epsilon(1e-4).margin(1e-5));
+  CheckContinuesAsBefore(loaded->learner, learner);
 }
 
 TEST_CASE("The ridge's follow state round-trips, a version 7 file has none", "[checkpoint][task]") {
