@@ -25,8 +25,9 @@ absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapCo
                            : std::sqrt(2.0 / config.num_features);
   // The projection can be large (D · d numbers, 10⁵ inputs: 200 MB): it is
   // moved, or converted and the double copy released, so that building the
-  // map holds two copies at most (the row-major and the transposed one), as
-  // LearnerConfig::MemoryBytes counts.
+  // map holds two copies at most (the double one and the converted one, or
+  // the row-major and the transposed one), as LearnerConfig::MemoryBytes
+  // counts.
   std::vector<Real> projection;
   if constexpr (std::is_same_v<Real, double>) {
     projection = std::move(sampled.projection);

@@ -53,11 +53,15 @@ double LearnerConfig::MemoryBytes(int bytes_per_number) const {
   const double frequencies = features.map == FeatureMapKind::kPair ? features.num_features / 2.0
                                                                    : features.num_features;
   const double engines = loss == Loss::kHinge ? num_outputs : 1;  // one P each
-  const double numbers = engines * (dimension * padded(dimension) +             // P
-                                    6.0 * padded(dimension)) +                  // vectors
-                         2.0 * padded(frequencies) * features.input_dimension +  // frequencies
-                         2.0 * dimension * num_outputs;                          // weights
-  return numbers * bytes_per_number;
+  const double numbers = engines * (dimension * padded(dimension) +  // P
+                                    6.0 * padded(dimension)) +       // vectors
+                         2.0 * dimension * num_outputs;               // weights
+  // The frequencies are sampled in double, then moved (double) or
+  // converted (float: both copies at once), then transposed: at the peak,
+  // 8 + bytes_per_number bytes a number (BasicFeatureMap::Create).
+  const double frequency_bytes =
+      (8.0 + bytes_per_number) * padded(frequencies) * features.input_dimension;
+  return numbers * bytes_per_number + frequency_bytes;
 }
 
 }  // namespace rffstream

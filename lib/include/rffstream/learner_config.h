@@ -57,7 +57,9 @@ struct LearnerConfig {
   // About how many bytes a Learner of this configuration holds, with
   // `bytes_per_number` 4 (float) or 8 (double): P, D × D numbers in the
   // padded triangle's rows (one per output with the hinge loss), dominates;
-  // then the frequencies, twice, and two copies of the weights. For refusing a model before allocating it.
+  // then the frequencies (two copies, one of them double while a float map
+  // is built) and two copies of the weights. For refusing a model before
+  // allocating it.
   double MemoryBytes(int bytes_per_number) const;
 };
 
