@@ -74,8 +74,7 @@ BasicRls<Real>::BasicRls(int dimension, double ridge, double forgetting, int num
   for (int i = 0; i < dimension; ++i) Row(i)[i] = static_cast<Real>(diagonal);
   if (factor_form_) {
     factor_scales_.assign(static_cast<std::size_t>(dimension), static_cast<Real>(1.0 / ridge));
-    factor_trace_ = dimension / ridge;
-    factor_smallest_scale_ = 1 / ridge;
+    RecomputeFactorBounds();
   }
 }
 
@@ -187,9 +186,7 @@ template <class Real>
 void BasicRls<Real>::SettlePendingUpdates() {
   // Back-to-back blocks leave nothing pending: no pass over P needed.
   if (pending_scale_ == Real{1} && pending_gain_weight_ == Real{0} &&
-      pending_refresh_weight_ == Real{0}) {
-    return;
-  }
+      pending_refresh_weight_ == Real{0}) return;
   std::fill(features_.begin(), features_.end(), Real{0});
   PassOverCovariance();
 }
@@ -259,9 +256,8 @@ std::vector<int> BasicRls<Real>::RowParts(int dimension) {
 template <class Real>
 void BasicRls<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
   // The factor form's column steps run one after another: one thread.
-  pool_ = !factor_form_ && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2
-              ? std::move(pool)
-              : nullptr;
+  const bool split = !factor_form_ && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2;
+  pool_ = split ? std::move(pool) : nullptr;
 }
 
 template <class Real>
