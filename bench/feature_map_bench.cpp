@@ -23,9 +23,9 @@ FeatureMapF32 MakeMap(int input_dimension, int num_features) {
   return *FeatureMapF32::Create(config);
 }
 
-std::vector<float> MakeInputs(int rows, int input_dimension) {
-  std::vector<float> inputs(static_cast<size_t>(rows) * input_dimension);
-  for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = static_cast<float>(std::sin(0.37 * i));
+std::vector<double> MakeInputs(int rows, int input_dimension) {
+  std::vector<double> inputs(static_cast<size_t>(rows) * input_dimension);
+  for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(0.37 * i);
   return inputs;
 }
 
@@ -34,7 +34,7 @@ void BM_FeatureMap(benchmark::State& state) {
   const int d = static_cast<int>(state.range(0)), features = static_cast<int>(state.range(1));
   const int block = static_cast<int>(state.range(2));
   const FeatureMapF32 map = MakeMap(d, features);
-  const std::vector<float> inputs = MakeInputs(block, d);
+  const std::vector<double> inputs = MakeInputs(block, d);
   std::vector<float> z(static_cast<size_t>(block) * features);
   for (auto _ : state) {
     if (block == 1) {
@@ -52,7 +52,8 @@ void BM_FeatureMap(benchmark::State& state) {
 void BM_FeatureMapNaive(benchmark::State& state) {
   const int d = static_cast<int>(state.range(0)), features = static_cast<int>(state.range(1));
   const FeatureMapF32 map = MakeMap(d, features);
-  const std::vector<float> x = MakeInputs(1, d);
+  const std::vector<double> raw = MakeInputs(1, d);
+  const std::vector<float> x(raw.begin(), raw.end());
   std::vector<float> z(features);
   for (auto _ : state) {
     for (int i = 0; i < features; ++i) {
@@ -73,7 +74,8 @@ void BM_FeatureMapProjectionOnly(benchmark::State& state) {
   const FeatureMapF32 map = MakeMap(d, features);
   using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const RowMatrix projection = Eigen::Map<const RowMatrix>(map.projection().data(), features, d);
-  const std::vector<float> inputs = MakeInputs(block, d);
+  const std::vector<double> raw = MakeInputs(block, d);
+  const std::vector<float> inputs(raw.begin(), raw.end());
   const RowMatrix x = Eigen::Map<const RowMatrix>(inputs.data(), block, d);
   RowMatrix z(block, features);
   for (auto _ : state) {

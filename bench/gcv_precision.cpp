@@ -59,16 +59,14 @@ void Row(int samples, int features, double ridge) {
   std::uniform_real_distribution<double> uniform(0, 1);
   std::normal_distribution<double> noise(0, 1);
   std::vector<double> x(16);
-  std::vector<float> x_single(16);
   double squares = 0;
   for (int t = 0; t < samples; ++t) {
     for (double& value : x) value = uniform(random);
     const double y = 10 * std::sin(M_PI * x[0] * x[1]) + 20 * (x[2] - 0.5) * (x[2] - 0.5) +
                      10 * x[3] + 5 * x[4] + noise(random);
-    for (int i = 0; i < 16; ++i) x_single[i] = static_cast<float>(x[i]);
     squares += y * y;
     (void)wide->Learn(x, y);
-    (void)single->Learn(x_single, static_cast<float>(y));
+    (void)single->Learn(x, static_cast<float>(y));
   }
   const Form wide_form = GramOf(*wide, ridge), single_form = GramOf(*single, ridge);
   const std::vector<double> all = rffstream::RidgeCandidates();

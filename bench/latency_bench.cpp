@@ -76,16 +76,16 @@ void RunLearner(int features, long calls, int threads) {
   absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(Config(features));
   if (!learner.ok()) std::abort();
   if (threads > 1) learner->SetThreadPool(std::make_shared<ThreadPool>(threads));
-  std::vector<std::vector<Real>> inputs(kDistinctInputs, std::vector<Real>(kInputDimension));
+  std::vector<std::vector<double>> inputs(kDistinctInputs, std::vector<double>(kInputDimension));
   for (int t = 0; t < kDistinctInputs; ++t) {
-    for (int j = 0; j < kInputDimension; ++j) inputs[t][j] = static_cast<Real>(std::sin(0.37 * t + 1.3 * j));
+    for (int j = 0; j < kInputDimension; ++j) inputs[t][j] = std::sin(0.37 * t + 1.3 * j);
   }
   const std::string precision = std::string(std::is_same_v<Real, float> ? "/float32" : "/float64") +
                                 (threads > 1 ? "/threads:" + std::to_string(threads) : "");
   volatile Real sink = 0;
   Print("Learn" + precision, features, calls, Measure(calls, [&](long t) {
-          const std::vector<Real>& x = inputs[t % kDistinctInputs];
-          sink = learner->Learn(x, x[0] * x[1]);
+          const std::vector<double>& x = inputs[t % kDistinctInputs];
+          sink = learner->Learn(x, static_cast<Real>(x[0] * x[1]));
         }));
   Print("Predict" + precision, features, calls, Measure(calls, [&](long t) {
           sink = learner->Predict(inputs[t % kDistinctInputs]);

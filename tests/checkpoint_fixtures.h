@@ -37,7 +37,7 @@ LearnerConfig SmallConfig(FeatureMapKind map, double forgetting, int features = 
 }
 
 template <class Real>
-std::vector<Real> Input(int t) {
+std::vector<double> Input(int t) {  // rounded to Real: the numbers a Real stream holds
   return {static_cast<Real>(std::sin(0.3 * t)), static_cast<Real>(std::cos(0.17 * t)),
           static_cast<Real>(std::sin(0.05 * t + 1))};
 }
@@ -50,7 +50,7 @@ Real Target(int t) {
 template <class Real>
 void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int to) {
   for (int t = from; t < to; ++t) {
-    const std::vector<Real> x = Input<Real>(t);
+    const std::vector<double> x = Input<Real>(t);
     metrics.Add(learner.Learn(x, Target<Real>(t)), Target<Real>(t));
   }
 }

@@ -8,7 +8,6 @@ template <class Real>
 ParseAhead<Real>::ParseAhead(LineReader& reader, const LineParser& parser)
     : reader_(reader),
       parser_(parser),
-      converted_inputs_(static_cast<std::size_t>(parser.num_inputs())),
       max_lines_(std::clamp(static_cast<int>(kInputBytesPerBatch /
                                              (sizeof(double) * std::max(parser.num_inputs(), 1))),
                             kMinLinesPerBatch, kMaxLinesPerBatch)) {
@@ -78,8 +77,7 @@ bool ParseAhead<Real>::Fill(Batch& batch) {
               parsed);
     parsed.line_number = line->number;
     if (mapper != nullptr && parsed.kind == ParsedLine::Kind::kValues) {
-      std::copy(x.begin(), x.end(), converted_inputs_.begin());
-      mapper->MapRow(converted_inputs_, Batch::Row(feature_rows, batch.row_length_, i));
+      mapper->MapRow(x, Batch::Row(feature_rows, batch.row_length_, i));
     }
     if (batch.size_ == capacity) break;
     line = reader_.NextBuffered();

@@ -110,7 +110,6 @@ class ParseAhead {
   const LineParser& parser_;
   std::array<Batch, kBatches> batches_;
   const BasicLearner<Real>* mapper_ = nullptr;  // guarded by mutex_
-  std::vector<Real> converted_inputs_;  // the reading thread's x in Real
   const int max_lines_;  // lines a batch holds at most (fewer for wide inputs)
 
   std::mutex mutex_;

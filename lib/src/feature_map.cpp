@@ -19,7 +19,8 @@ absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapCo
   // first Map() of a latency-sensitive caller.
   internal::ActiveSimdKernelTable();
   internal::SampledFrequencies sampled = internal::SampleFrequencies(config);
-  internal::FoldInputTransform(config, sampled);
+  std::vector<double> centres = internal::InputCentres(config);
+  internal::FoldInputTransform(config, centres, sampled);
   const double scale = config.map == FeatureMapKind::kPair
                            ? std::sqrt(1.0 / sampled.count)
                            : std::sqrt(2.0 / config.num_features);
@@ -37,23 +38,27 @@ absl::StatusOr<BasicFeatureMap<Real>> BasicFeatureMap<Real>::Create(FeatureMapCo
   }
   return BasicFeatureMap(std::move(config), sampled.count, std::move(projection),
                          std::vector<Real>(sampled.offsets.begin(), sampled.offsets.end()),
-                         static_cast<Real>(scale));
+                         static_cast<Real>(scale), std::move(centres));
 }
 
 template <class Real>
 BasicFeatureMap<Real>::BasicFeatureMap(FeatureMapConfig config, int num_frequencies,
                                        std::vector<Real> projection, std::vector<Real> offsets,
-                                       Real scale)
+                                       Real scale, std::vector<double> centres)
     : config_(std::move(config)),
       num_frequencies_(num_frequencies),
       projection_(std::move(projection)),
       offsets_(std::move(offsets)),
       scale_(scale),
+      centres_(std::move(centres)),
       padded_frequencies_(internal::PaddedLength(num_frequencies)),
       transposed_projection_(padded_frequencies_ * config_.input_dimension, Real{0}),
       padded_offsets_(padded_frequencies_, Real{0}),
       missing_fill_(static_cast<std::size_t>(config_.input_dimension), Real{0}) {
-  std::copy(config_.input_offset.begin(), config_.input_offset.end(), missing_fill_.begin());
+  // A missing value reads as the mean: what is left of it once centred.
+  for (std::size_t j = 0; j < config_.input_offset.size(); ++j) {
+    missing_fill_[j] = static_cast<Real>(config_.input_offset[j] - centres_[j]);
+  }
   const std::vector<double>& weights = config_.selection.weights;
   for (int copy = 0; copy < (config_.map == FeatureMapKind::kPair ? 2 : 1) && !weights.empty(); ++copy) {
     feature_weights_.insert(feature_weights_.end(), weights.begin(), weights.end());
@@ -68,11 +73,11 @@ BasicFeatureMap<Real>::BasicFeatureMap(FeatureMapConfig config, int num_frequenc
 }
 
 template <class Real>
-void BasicFeatureMap<Real>::MapFrequencies(std::span<const Real> x, int first, int count,
+void BasicFeatureMap<Real>::MapFrequencies(std::span<const double> x, int first, int count,
                                            Real* cos_out, Real* sin_out) const noexcept {
   const internal::FeatureMapKernelArguments<Real> arguments{
       transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
-      config_.input_dimension, scale_, missing_fill_.data()};
+      config_.input_dimension, scale_, centres_.data(), missing_fill_.data()};
   const internal::SimdKernelTable& kernels = internal::ActiveSimdKernelTable();
   if constexpr (std::is_same_v<Real, float>) {
     kernels.map_float(arguments, x.data(), first, count, cos_out, sin_out);
@@ -89,7 +94,7 @@ void BasicFeatureMap<Real>::Weigh(int first, std::span<Real> z) const noexcept {
 }
 
 template <class Real>
-void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) const noexcept {
+void BasicFeatureMap<Real>::Map(std::span<const double> x, std::span<Real> z) const noexcept {
   const int m = num_frequencies_;
   if (config_.map == FeatureMapKind::kPhase) {
     MapFrequencies(x, 0, m, z.data(), nullptr);
@@ -100,12 +105,12 @@ void BasicFeatureMap<Real>::Map(std::span<const Real> x, std::span<Real> z) cons
 }
 
 template <class Real>
-void BasicFeatureMap<Real>::MapBlock(std::span<const Real> inputs,
+void BasicFeatureMap<Real>::MapBlock(std::span<const double> inputs,
                                      std::span<Real> features) const noexcept {
   const int rows = static_cast<int>(inputs.size() / config_.input_dimension);
   const internal::FeatureMapKernelArguments<Real> arguments{
       transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
-      config_.input_dimension, scale_, missing_fill_.data()};
+      config_.input_dimension, scale_, centres_.data(), missing_fill_.data()};
   Real* const sines =
       config_.map == FeatureMapKind::kPair ? features.data() + num_frequencies_ : nullptr;
   const internal::SimdKernelTable& kernels = internal::ActiveSimdKernelTable();
@@ -123,7 +128,7 @@ void BasicFeatureMap<Real>::MapBlock(std::span<const Real> inputs,
 }
 
 template <class Real>
-void BasicFeatureMap<Real>::MapRange(std::span<const Real> x, int first,
+void BasicFeatureMap<Real>::MapRange(std::span<const double> x, int first,
                                      std::span<Real> z) const noexcept {
   const int count = static_cast<int>(z.size());
   if (config_.map == FeatureMapKind::kPhase) {

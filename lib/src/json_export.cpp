@@ -108,6 +108,20 @@ void WriteSettings(const BasicLearner<Real>& learner, std::ostream& out) {
   out << "  \"num_outputs\": " << config.num_outputs << ",\n";
 }
 
+// The phases of the raw inputs: the map centres some inputs before the
+// projection (FeatureMap::centres()); the export folds them back, in double.
+template <class Real>
+std::vector<double> RawInputPhases(const BasicFeatureMap<Real>& map) {
+  std::vector<double> phases(map.offsets().begin(), map.offsets().end());
+  const auto d = static_cast<size_t>(map.input_dimension());
+  for (size_t i = 0; i < phases.size(); ++i) {
+    for (size_t j = 0; j < d; ++j) {
+      phases[i] -= static_cast<double>(map.projection()[i * d + j]) * map.centres()[j];
+    }
+  }
+  return phases;
+}
+
 }  // namespace
 
 template <class Real>
@@ -135,7 +149,7 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   }
   out << (several ? "]" : "");
   out << ",\n  \"phases\": ";
-  WriteArray(out, map.offsets());
+  WriteArray<double>(out, RawInputPhases(map));
   out << ",\n  \"frequencies\": ";
   WriteMatrix(out, map.projection(), static_cast<size_t>(map.input_dimension()), "    ");
   if (options.include_covariance) {

@@ -64,7 +64,7 @@ BasicLearner<Real>::BasicLearner(LearnerConfig config, BasicFeatureMap<Real> fea
       features_(row_length(), Real{1}) {}
 
 template <class Real>
-bool BasicLearner<Real>::FitsInput(std::span<const Real> x) const noexcept {
+bool BasicLearner<Real>::FitsInput(std::span<const double> x) const noexcept {
   const bool fits = x.size() == static_cast<std::size_t>(input_dimension());
   assert(fits && "an input of input_dimension() values");
   return fits;
@@ -78,7 +78,7 @@ bool BasicLearner<Real>::FitsRow(std::span<const Real> row) const noexcept {
 }
 
 template <class Real>
-void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
+void BasicLearner<Real>::PredictOutputs(std::span<const double> x,
                                         std::span<Real> predictions) const noexcept {
   if (!FitsInput(x)) {
     std::fill(predictions.begin(), predictions.end(), kNaN<Real>);
@@ -111,21 +111,21 @@ void BasicLearner<Real>::PredictOutputs(std::span<const Real> x,
 }
 
 template <class Real>
-Real BasicLearner<Real>::Predict(std::span<const Real> x) const noexcept {
+Real BasicLearner<Real>::Predict(std::span<const double> x) const noexcept {
   Real prediction = 0;
   PredictOutputs(x, std::span<Real>(&prediction, 1));  // output 0 only
   return prediction;
 }
 
 template <class Real>
-Real BasicLearner<Real>::Learn(std::span<const Real> x, Real target) noexcept {
+Real BasicLearner<Real>::Learn(std::span<const double> x, Real target) noexcept {
   Real prior = 0;
   LearnOutputs(x, std::span<const Real>(&target, 1), std::span<Real>(&prior, 1));
   return prior;
 }
 
 template <class Real>
-void BasicLearner<Real>::MapRow(std::span<const Real> x, std::span<Real> row) const noexcept {
+void BasicLearner<Real>::MapRow(std::span<const double> x, std::span<Real> row) const noexcept {
   const int num_features = feature_map_.num_features();
   feature_map_.Map(x, row.first(num_features));
   if (config_.intercept) row[num_features] = Real{1};
@@ -145,7 +145,7 @@ void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
 }
 
 template <class Real>
-bool BasicLearner<Real>::LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
+bool BasicLearner<Real>::LearnOutputs(std::span<const double> x, std::span<const Real> targets,
                                       std::span<Real> priors) noexcept {
   if (!FitsInput(x)) {
     std::fill(priors.begin(), priors.end(), kNaN<Real>);
@@ -197,7 +197,7 @@ bool BasicLearner<Real>::LearnRowHinge(std::span<const Real> row, std::span<cons
 }
 
 template <class Real>
-void BasicLearner<Real>::ForgetToPrior(std::span<const Real> inputs,
+void BasicLearner<Real>::ForgetToPrior(std::span<const double> inputs,
                                        std::span<const Real> targets, double ridge) {
   if (ridge > 0) config_.ridge = ridge;
   rls_ = MakeEngines<Real>(config_, row_length());
@@ -221,7 +221,7 @@ void BasicLearner<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
 
 template <class Real>
 typename BasicLearner<Real>::PredictionWithVariance BasicLearner<Real>::PredictWithVariance(
-    std::span<const Real> x) noexcept {
+    std::span<const double> x) noexcept {
   if (!FitsInput(x)) return {kNaN<Real>, kNaN<Real>};
   MapRow(x, features_);
   return PredictRowWithVariance(features_);

@@ -11,7 +11,7 @@
 namespace rffstream {
 
 template <class Real>
-int BasicLearner<Real>::LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
+int BasicLearner<Real>::LearnBlock(std::span<const double> inputs, std::span<const Real> targets,
                                     std::span<Real> priors) {
   const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
   const std::size_t input_dimension = static_cast<std::size_t>(this->input_dimension());
@@ -72,7 +72,7 @@ int BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<cons
   return learned;
 }
 
-template int BasicLearner<float>::LearnBlock(std::span<const float>, std::span<const float>,
+template int BasicLearner<float>::LearnBlock(std::span<const double>, std::span<const float>,
                                              std::span<float>);
 template int BasicLearner<double>::LearnBlock(std::span<const double>, std::span<const double>,
                                               std::span<double>);

@@ -249,7 +249,7 @@ class StreamingEstimator(BaseEstimator):
     def _features_for_prediction(self, X):
         self._check_frame(X)
         engine = self._model_engine()
-        return engine, _arrays.samples(self._encoded(X), engine.dtype, owner=type(self).__name__,
+        return engine, _arrays.samples(self._encoded(X), owner=type(self).__name__,
                                        expected=self._engine_width(), learning=False)
 
     # -- what a model is ---------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -95,9 +96,9 @@ class Engine {
   }
 
   // Every output for the rows of X (in the model's precision): k × outputs.
-  py::array_t<double> Predict(const py::array_t<Real, py::array::c_style>& x);
+  py::array_t<double> Predict(const py::array_t<double, py::array::c_style>& x);
   // Output and predictive variance for the rows of X: a model of one output.
-  py::tuple PredictWithVariance(const py::array_t<Real, py::array::c_style>& x);
+  py::tuple PredictWithVariance(const py::array_t<double, py::array::c_style>& x);
 
   void EndWarmUp() {
     absl::Status ended;
@@ -219,13 +220,15 @@ class Engine {
     if (!estimator_->has_model()) throw py::value_error("no model yet: nothing was learned");
   }
 
-  // A NaN input is a missing value (FeatureMap::Map); an infinite one is refused.
-  void CheckFiniteReal(std::span<const Real> values) const {
+  // A NaN input is a missing value (FeatureMap::Map); an infinite one, or
+  // one beyond the model's precision, is refused.
+  void CheckInputsFit(std::span<const double> values) const {
     for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!std::isinf(values[i])) continue;
+      if (!(std::abs(values[i]) > static_cast<double>(std::numeric_limits<Real>::max()))) continue;
       throw py::value_error(absl::StrCat("X row ", i / num_inputs_, ", column ", i % num_inputs_,
-                                         " is ", static_cast<double>(values[i]),
-                                         ": values must be finite (NaN means missing)"));
+                                         " is ", values[i],
+                                         ": values must be finite and within the model's "
+                                         "precision (NaN means missing)"));
     }
   }
 

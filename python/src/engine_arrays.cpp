@@ -38,10 +38,10 @@ py::array_t<double> Engine<Real>::Learn(const py::array_t<double, py::array::c_s
 }
 
 template <class Real>
-py::array_t<double> Engine<Real>::Predict(const py::array_t<Real, py::array::c_style>& x) {
+py::array_t<double> Engine<Real>::Predict(const py::array_t<double, py::array::c_style>& x) {
   RequireModel();
-  const std::span<const Real> inputs = Matrix(x, num_inputs_, "X");
-  CheckFiniteReal(inputs);
+  const std::span<const double> inputs = Matrix(x, num_inputs_, "X");
+  CheckInputsFit(inputs);
   py::array_t<double> outputs({static_cast<py::ssize_t>(x.shape(0)),
                                static_cast<py::ssize_t>(num_outputs_)});
   const std::span<double> out(outputs.mutable_data(), static_cast<std::size_t>(outputs.size()));
@@ -54,13 +54,13 @@ py::array_t<double> Engine<Real>::Predict(const py::array_t<Real, py::array::c_s
 }
 
 template <class Real>
-py::tuple Engine<Real>::PredictWithVariance(const py::array_t<Real, py::array::c_style>& x) {
+py::tuple Engine<Real>::PredictWithVariance(const py::array_t<double, py::array::c_style>& x) {
   RequireModel();
   if (num_outputs_ != 1) {
     throw py::value_error("predict_with_variance is for a model of one output (a regressor of one target)");
   }
-  const std::span<const Real> inputs = Matrix(x, num_inputs_, "X");
-  CheckFiniteReal(inputs);
+  const std::span<const double> inputs = Matrix(x, num_inputs_, "X");
+  CheckInputsFit(inputs);
   const auto rows = static_cast<py::ssize_t>(x.shape(0));
   py::array_t<double> predictions(rows), variances(rows);
   const std::span<double> p(predictions.mutable_data(), static_cast<std::size_t>(rows));
@@ -77,9 +77,9 @@ template py::array_t<double> Engine<float>::Learn(const py::array_t<double, py::
                                                   const py::array_t<double, py::array::c_style>&);
 template py::array_t<double> Engine<double>::Learn(const py::array_t<double, py::array::c_style>&,
                                                    const py::array_t<double, py::array::c_style>&);
-template py::array_t<double> Engine<float>::Predict(const py::array_t<float, py::array::c_style>&);
+template py::array_t<double> Engine<float>::Predict(const py::array_t<double, py::array::c_style>&);
 template py::array_t<double> Engine<double>::Predict(const py::array_t<double, py::array::c_style>&);
-template py::tuple Engine<float>::PredictWithVariance(const py::array_t<float, py::array::c_style>&);
+template py::tuple Engine<float>::PredictWithVariance(const py::array_t<double, py::array::c_style>&);
 template py::tuple Engine<double>::PredictWithVariance(const py::array_t<double, py::array::c_style>&);
 
 }  // namespace rffstream::python

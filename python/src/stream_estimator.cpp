@@ -149,7 +149,7 @@ bool StreamEstimator<Real>::Take(const LineOutcome& outcome) {
 }
 
 template <class Real>
-void StreamEstimator<Real>::Predict(std::span<const Real> inputs,
+void StreamEstimator<Real>::Predict(std::span<const double> inputs,
                                     std::span<double> outputs) const noexcept {
   const BasicLearner<Real>& model = learner();
   const auto num_inputs = static_cast<std::size_t>(model.input_dimension());
@@ -168,7 +168,7 @@ void StreamEstimator<Real>::Predict(std::span<const Real> inputs,
 }
 
 template <class Real>
-void StreamEstimator<Real>::PredictWithVariance(std::span<const Real> inputs,
+void StreamEstimator<Real>::PredictWithVariance(std::span<const double> inputs,
                                                 std::span<double> predictions,
                                                 std::span<double> variances) noexcept {
   BasicLearner<Real>& model = *pipeline_->mutable_model().mutable_learner();
@@ -189,9 +189,8 @@ void StreamEstimator<Real>::PredictOne(std::span<const double> input,
     }
     return;
   }
-  converted_input_.assign(input.begin(), input.end());
   converted_outputs_.resize(outputs.size());
-  learner().PredictOutputs(converted_input_, converted_outputs_);
+  learner().PredictOutputs(input, converted_outputs_);
   std::copy(converted_outputs_.begin(), converted_outputs_.end(), outputs.begin());
 }
 

@@ -87,9 +87,9 @@ class StreamEstimator : private OutcomeSink {
   const ModelStage<Real>& stage() const { return pipeline_->model(); }
 
   // Every output's value for k rows (k × num_outputs). REQUIRES: has_model().
-  void Predict(std::span<const Real> inputs, std::span<double> outputs) const noexcept;
+  void Predict(std::span<const double> inputs, std::span<double> outputs) const noexcept;
   // Single-output models: the prediction and its predictive variance.
-  void PredictWithVariance(std::span<const Real> inputs, std::span<double> predictions,
+  void PredictWithVariance(std::span<const double> inputs, std::span<double> predictions,
                            std::span<double> variances) noexcept;
   // One sample's outputs at any time: the model's, or while the window
   // fills the mean of each target learned so far (0 before any; for a
@@ -120,7 +120,6 @@ class StreamEstimator : private OutcomeSink {
   std::vector<double> held_target_sums_;
   std::int64_t held_labelled_ = 0;
   std::vector<double> encoded_targets_;
-  std::vector<Real> converted_input_;
   std::vector<Real> converted_outputs_;
 };
 

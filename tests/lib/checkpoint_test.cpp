@@ -43,7 +43,7 @@ void CheckResumeIsExact(FeatureMapKind map, double forgetting, Loss loss = Loss:
   const std::span<const Real> a = uninterrupted->weights(), b = resumed->learner.weights();
   REQUIRE(a.size() == b.size());
   CHECK(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);  // bit-identical
-  const std::vector<Real> query = Input<Real>(1000);
+  const std::vector<double> query = Input<Real>(1000);
   CHECK(uninterrupted->Predict(query) == resumed->learner.Predict(query));
   CHECK(resumed->learner.samples_learned() == 400);
   CHECK(resumed->learner.updates() == uninterrupted->updates());

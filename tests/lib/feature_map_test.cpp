@@ -113,7 +113,7 @@ void CheckRangesEqualMap(FeatureMapKind kind) {
   config.num_features = 300;
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
   REQUIRE(map.ok());
-  const Real x[3] = {1.5, -0.2, 0.4};
+  const double x[3] = {1.5, -0.2, 0.4};
   std::vector<Real> full(300), piece(300);
   map->Map(x, full);
   // Pieces across the cosine/sine boundary of the pair map (150), some
@@ -142,12 +142,12 @@ void CheckBlockRowsEqualMap(FeatureMapKind kind) {
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
   REQUIRE(map.ok());
   constexpr int kRows = 23;  // groups of eight (AVX-512) or four, and a remainder
-  std::vector<Real> inputs(kRows * 3);
-  for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(Real(0.7) * i);
+  std::vector<double> inputs(kRows * 3);
+  for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(0.7 * i);
   std::vector<Real> block(kRows * 70), row(70);
   map->MapBlock(inputs, block);
   for (int r = 0; r < kRows; ++r) {
-    map->Map(std::span<const Real>(inputs).subspan(r * 3, 3), row);
+    map->Map(std::span<const double>(inputs).subspan(r * 3, 3), row);
     for (int i = 0; i < 70; ++i) CHECK(block[r * 70 + i] == row[i]);
   }
 }
@@ -197,15 +197,15 @@ void CheckMissingInputsMapAsTheMean(bool standardized) {
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
   REQUIRE(map.ok());
   constexpr int kRows = 11;
-  const Real nan = std::numeric_limits<Real>::quiet_NaN();
-  std::vector<Real> with_missing, filled;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> with_missing, filled;
   for (int row = 0; row < kRows; ++row) {
     for (int j = 0; j < 5; ++j) {
-      Real value = static_cast<Real>(0.37 * row - 0.61 * j + 0.2);
-      if ((row + j) % 4 == 0) value = Real{0};
+      double value = 0.37 * row - 0.61 * j + 0.2;
+      if ((row + j) % 4 == 0) value = 0.0;
       const bool missing = (row * 5 + j) % 3 == 0;
       with_missing.push_back(missing ? nan : value);
-      const Real mean = standardized ? static_cast<Real>(config.input_offset[j]) : Real{0};
+      const double mean = standardized ? config.input_offset[j] : 0.0;
       filled.push_back(missing ? mean : value);
     }
   }
@@ -216,7 +216,7 @@ void CheckMissingInputsMapAsTheMean(bool standardized) {
   map->MapBlock(with_missing, block);
   CHECK(block == expected);
   for (int row = 0; row < kRows; ++row) {
-    map->Map(std::span<const Real>(with_missing).subspan(static_cast<std::size_t>(row) * 5, 5),
+    map->Map(std::span<const double>(with_missing).subspan(static_cast<std::size_t>(row) * 5, 5),
              single);
     CHECK(std::equal(single.begin(), single.end(), expected.begin() + row * d));
   }
@@ -241,12 +241,11 @@ TEST_CASE("Float and double maps of one config agree to float precision", "[feat
   absl::StatusOr<FeatureMapF32> map32 = FeatureMapF32::Create(config);
   REQUIRE(map64.ok());
   REQUIRE(map32.ok());
-  const double x64[3] = {0.7, -1.1, 0.05};
-  const float x32[3] = {0.7f, -1.1f, 0.05f};
+  const double x[3] = {0.7, -1.1, 0.05};
   std::vector<double> z64(128);
   std::vector<float> z32(128);
-  map64->Map(x64, z64);
-  map32->Map(x32, z32);
+  map64->Map(x, z64);
+  map32->Map(x, z32);
   // Arguments of size ~3 carry float rounding of ~3 * 2^-24 rad, times the scale.
   for (int i = 0; i < 128; ++i) CHECK(z32[i] == Approx(z64[i]).margin(1e-6));
 }

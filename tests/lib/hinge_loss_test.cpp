@@ -277,9 +277,10 @@ TEST_CASE("Hinge blocks learn as the rows one at a time, in float and double", "
     absl::StatusOr<BasicLearner<Real>> block = BasicLearner<Real>::Create(HingeConfig(3, 32, 0.05));
     REQUIRE(one_by_one.ok());
     REQUIRE(block.ok());
-    std::vector<Real> inputs, targets, priors(points.size() * 3), prior(3);
+    std::vector<double> inputs;
+    std::vector<Real> targets, priors(points.size() * 3), prior(3);
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const std::vector<Real> x(points[i].x.begin(), points[i].x.end());
+      const std::vector<double> x(points[i].x.begin(), points[i].x.end());
       std::vector<Real> target(3, Real{-1});
       target[points[i].label] = 1;
       REQUIRE(one_by_one->LearnOutputs(x, target, prior));

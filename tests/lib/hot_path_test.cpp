@@ -84,17 +84,19 @@ void CheckNoAllocation(FeatureMapKind map, double forgetting, Loss loss = Loss::
                        int threads = 1) {
   BasicLearner<Real> learner = MakeLearner<Real>(map, forgetting, loss);
   if (threads > 1) learner.SetThreadPool(std::make_shared<ThreadPool>(threads));
-  std::vector<Real> x(16), row(static_cast<std::size_t>(learner.row_length()));
+  std::vector<double> x(16);
+  std::vector<Real> row(static_cast<std::size_t>(learner.row_length())), target(1);
   Real prior = 0, prediction = 0;
   const long before = allocation_count.load();
   Real sink = 0;
   for (int t = 0; t < 1000; ++t) {
-    for (int j = 0; j < 16; ++j) x[j] = static_cast<Real>(std::sin(0.1 * t + j));
-    sink += learner.Learn(x, x[0]);
+    for (int j = 0; j < 16; ++j) x[j] = std::sin(0.1 * t + j);
+    target[0] = static_cast<Real>(x[1]);
+    sink += learner.Learn(x, static_cast<Real>(x[0]));
     sink += learner.Predict(x);
     // The feature-row calls of a pipeline that maps on another thread.
     learner.MapRow(x, row);
-    learner.LearnRowOutputs(row, std::span<const Real>(&x[1], 1), std::span<Real>(&prior, 1));
+    learner.LearnRowOutputs(row, target, std::span<Real>(&prior, 1));
     learner.PredictRowOutputs(row, std::span<Real>(&prediction, 1));
     sink += prior + prediction;
   }

@@ -122,7 +122,7 @@ void CheckExportReproducesPredictions(FeatureMapKind map, bool intercept, bool l
   absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(config);
   REQUIRE(learner.ok());
   for (int t = 0; t < 300; ++t) {
-    const std::vector<Real> x = {Real(std::sin(0.1 * t)), Real(std::cos(0.3 * t)), Real(0.01 * t)};
+    const std::vector<double> x = {std::sin(0.1 * t), std::cos(0.3 * t), 0.01 * t};
     learner->Learn(x, Real(x[0] * x[1] + 3));
   }
   std::stringstream json;
@@ -132,8 +132,7 @@ void CheckExportReproducesPredictions(FeatureMapKind map, bool intercept, bool l
   CHECK(model.fields.at("covariance").items.size() == learner->weights().size());
   for (int t = 0; t < 20; ++t) {
     const std::vector<double> x = {std::cos(0.7 * t), std::sin(0.2 * t), 0.1 * t};
-    const std::vector<Real> x_real(x.begin(), x.end());
-    const double expected = learner->Predict(x_real);
+    const double expected = learner->Predict(x);
     CHECK(PredictFromJson(model, x) == Approx(expected).epsilon(1e-6));
   }
 }

@@ -136,8 +136,7 @@ TEST_CASE("A huge finite input is refused and leaves the model as it was", "[lea
     const Stream stream = MakeStream(60, 5);
     for (size_t t = 0; t < 30; ++t) {
       learner->Learn(stream.inputs[t], stream.targets[t]);
-      const std::vector<float> x(stream.inputs[t].begin(), stream.inputs[t].end());
-      single->Learn(x, static_cast<float>(stream.targets[t]));
+      single->Learn(stream.inputs[t], static_cast<float>(stream.targets[t]));
     }
     const std::vector<double> before(learner->weights().begin(), learner->weights().end());
     std::vector<double> bad = stream.inputs[30];
@@ -145,13 +144,12 @@ TEST_CASE("A huge finite input is refused and leaves the model as it was", "[lea
     CHECK(std::isnan(learner->Learn(bad, 3.0)));
     CHECK(std::vector<double>(learner->weights().begin(), learner->weights().end()) == before);
     CHECK(learner->samples_learned() == 30);
-    std::vector<float> bad_single(5, 1.0f);
-    bad_single[2] = 3e38f;  // ω·x overflows float32
+    std::vector<double> bad_single(5, 1.0);
+    bad_single[2] = 3e38;  // ω·x overflows float32
     CHECK(std::isnan(single->Learn(bad_single, 1.0f)));
     for (size_t t = 30; t < 60; ++t) {
       CHECK(std::isfinite(learner->Learn(stream.inputs[t], stream.targets[t])));
-      const std::vector<float> x(stream.inputs[t].begin(), stream.inputs[t].end());
-      CHECK(std::isfinite(single->Learn(x, static_cast<float>(stream.targets[t]))));
+      CHECK(std::isfinite(single->Learn(stream.inputs[t], static_cast<float>(stream.targets[t]))));
     }
     CHECK(learner->samples_learned() == 60);
     CHECK(single->samples_learned() == 60);
@@ -393,9 +391,9 @@ void CheckOnePredictionPath(FeatureMapKind map, bool intercept, int num_features
   absl::StatusOr<BasicLearner<Real>> learner = BasicLearner<Real>::Create(config);
   REQUIRE(learner.ok());
   const Stream stream = MakeStream(num_features > 1000 ? 6 : 60, 5);
-  std::vector<Real> x(5), row(static_cast<std::size_t>(learner->row_length()));
+  std::vector<Real> row(static_cast<std::size_t>(learner->row_length()));
   for (std::size_t t = 0; t < stream.targets.size(); ++t) {
-    std::copy(stream.inputs[t].begin(), stream.inputs[t].end(), x.begin());
+    const std::vector<double>& x = stream.inputs[t];
     Real predictions[2], row_predictions[2], priors[2];
     const Real targets[2] = {static_cast<Real>(stream.targets[t]), Real{1}};
     learner->PredictOutputs(x, predictions);

@@ -42,8 +42,8 @@ struct Model {
 
   void Learn(int t) {
     const int outputs = checkpoint.learner.config().num_outputs;
-    const std::vector<double> x64 = Input(t), y64 = Targets(t, outputs);
-    const std::vector<Real> x(x64.begin(), x64.end()), y(y64.begin(), y64.end());
+    const std::vector<double> x = Input(t), y64 = Targets(t, outputs);
+    const std::vector<Real> y(y64.begin(), y64.end());
     std::vector<Real> priors(outputs);
     REQUIRE(checkpoint.learner.LearnOutputs(x, y, priors));
     checkpoint.record.metrics.Add(priors[0], y[0]);
@@ -60,8 +60,7 @@ double LargestRelativeDifference(const BasicLearner<Real>& a, const BasicLearner
   std::vector<Real> pa(outputs), pb(outputs);
   double difference = 0, largest = 0;
   for (int t = 5000; t < 5200; ++t) {
-    const std::vector<double> x64 = Input(t);
-    const std::vector<Real> x(x64.begin(), x64.end());
+    const std::vector<double> x = Input(t);
     a.PredictOutputs(x, pa);
     b.PredictOutputs(x, pb);
     for (int k = 0; k < outputs; ++k) {

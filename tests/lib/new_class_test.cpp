@@ -42,8 +42,7 @@ template <class Real>
 void LearnStream(BasicLearner<Real>& learner, int first, int last, int classes, int outputs) {
   std::vector<Real> targets(static_cast<std::size_t>(outputs)), priors(targets.size());
   for (int t = first; t < last; ++t) {
-    const std::vector<double> input = Input(t);
-    const std::vector<Real> x(input.begin(), input.end());
+    const std::vector<double> x = Input(t);
     const int label = Label(t, classes);
     for (int k = 0; k < outputs; ++k) targets[k] = k == label ? 1 : -1;
     REQUIRE(learner.LearnOutputs(x, targets, priors));

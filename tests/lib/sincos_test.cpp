@@ -205,10 +205,9 @@ TEST_CASE("Learner predictions do not depend on the kernel beyond its bound", "[
     std::vector<float> predictions32;
     for (int t = 0; t < 2000; ++t) {
       const double x[4] = {std::sin(0.1 * t), std::cos(0.23 * t), std::sin(0.05 * t + 1), 0.001 * t};
-      const float x32[4] = {float(x[0]), float(x[1]), float(x[2]), float(x[3])};
       const double y = std::sin(x[0] * 2) + x[1] * x[2];
       predictions64.push_back(learner64->Learn(x, y));
-      predictions32.push_back(learner32->Learn(x32, float(y)));
+      predictions32.push_back(learner32->Learn(x, float(y)));
     }
     if (reference64.empty()) {
       reference64 = predictions64;

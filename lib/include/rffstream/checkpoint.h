@@ -60,7 +60,10 @@ namespace rffstream {
 // 11: the standardizations it chose anew after drift restarts.
 // 12: the factor form stores L (unit lower triangular) with D on its
 // diagonal, P = L D Lᵀ (older files' S converted once on loading).
-inline constexpr std::uint32_t kCheckpointFormatVersion = 12;
+// 13: the phases fold the means of inputs near zero only; the others are
+// centred before the projection (FeatureMap::centres(); older files fold
+// every mean, and are read so).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 13;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

@@ -30,7 +30,9 @@ class CheckpointAccess;
 
 // Real is float or double: the precision of the stored frequencies and of the
 // arithmetic. The frequencies are sampled in double and rounded, so a float and
-// a double map built from one configuration agree to float precision.
+// a double map built from one configuration agree to float precision. Inputs
+// are double at either precision: an input far from zero (a clock, a price)
+// is centred in double before it is rounded (centres()).
 //
 // Thread safety: const methods may be called from many threads at once.
 template <class Real>
@@ -51,7 +53,7 @@ class BasicFeatureMap {
   // cost nothing in Map() (one-hot and sparse inputs).
   //
   // Every method below reads NaN inputs the same way.
-  void Map(std::span<const Real> x, std::span<Real> z) const noexcept;
+  void Map(std::span<const double> x, std::span<Real> z) const noexcept;
 
   // A block of samples: `inputs` holds n rows of input_dimension() values,
   // `features` receives n rows of num_features() values (both row-major).
@@ -60,21 +62,26 @@ class BasicFeatureMap {
   // in place over each tile of the output. Each row equals Map() of that row
   // exactly.
   // REQUIRES: inputs.size() == n · input_dimension(), features.size() == n · num_features().
-  void MapBlock(std::span<const Real> inputs, std::span<Real> features) const noexcept;
+  void MapBlock(std::span<const double> inputs, std::span<Real> features) const noexcept;
 
   // Features first .. first + z.size() - 1 of z(x), for callers that consume
   // the features in cache-sized pieces: the same bits as Map()'s (with the
   // pair map, each frequency's sine and cosine are computed together, so a
   // range of one half costs the trigonometry of both).
   // REQUIRES: x.size() == input_dimension(), 0 <= first, first + z.size() <= num_features().
-  void MapRange(std::span<const Real> x, int first, std::span<Real> z) const noexcept;
+  void MapRange(std::span<const double> x, int first, std::span<Real> z) const noexcept;
 
   // The effective projection (num_frequencies() rows of input_dimension()
-  // entries, the input transform folded in), the phases, and the scale:
-  // feature i is scale * cos(projection_i · x + offset_i) (pair map: cos then
-  // sin of the same argument).
+  // entries, the input transform folded in), the phases, the centres and
+  // the scale: feature i is scale * cos(projection_i · (x - centres) +
+  // offset_i) (pair map: cos then sin of the same argument). The centres
+  // are 0 but for inputs whose standardization mean is farther from zero
+  // than their deviation: those are centred in double, before rounding,
+  // rather than folded into the phases, where ω·x would round away the
+  // input's digits.
   std::span<const Real> projection() const { return projection_; }
   std::span<const Real> offsets() const { return offsets_; }
+  std::span<const double> centres() const { return centres_; }
   Real scale() const { return scale_; }
   // The leverage sampler's weight of each feature (num_features() entries; a
   // pair map's cos and sin of one frequency share it), multiplied into the
@@ -85,10 +92,10 @@ class BasicFeatureMap {
   friend class internal::CheckpointAccess;
 
   BasicFeatureMap(FeatureMapConfig config, int num_frequencies, std::vector<Real> projection,
-                  std::vector<Real> offsets, Real scale);
+                  std::vector<Real> offsets, Real scale, std::vector<double> centres);
 
   // Features for frequencies first .. first + count - 1 into either output.
-  void MapFrequencies(std::span<const Real> x, int first, int count, Real* cos_out,
+  void MapFrequencies(std::span<const double> x, int first, int count, Real* cos_out,
                       Real* sin_out) const noexcept;
   // z *= the weights of features first .. first + z.size() - 1, if any.
   void Weigh(int first, std::span<Real> z) const noexcept;
@@ -98,13 +105,14 @@ class BasicFeatureMap {
   std::vector<Real> projection_;
   std::vector<Real> offsets_;
   Real scale_;
+  std::vector<double> centres_;
   std::vector<Real> feature_weights_;
   // The SIMD kernel's layout of the same numbers: input-major rows of
   // padded_frequencies_ entries, and the phases, zero-padded alike.
   std::size_t padded_frequencies_;
   AlignedVector<Real> transposed_projection_;
   AlignedVector<Real> padded_offsets_;
-  // The value a missing (NaN) input takes: its raw mean.
+  // The value a missing (NaN) input takes: its mean, centred.
   std::vector<Real> missing_fill_;
 };
 

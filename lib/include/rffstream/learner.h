@@ -64,20 +64,20 @@ class BasicLearner {
 
   // The current model's prediction for x (of output 0). REQUIRES: x.size() ==
   // input_dimension(), all finite.
-  Real Predict(std::span<const Real> x) const noexcept;
+  Real Predict(std::span<const double> x) const noexcept;
 
   // Returns the a-priori prediction for x, then learns from (x, target); NaN
   // when the sample was refused and not learned (see the top of this file).
   // REQUIRES: config().num_outputs == 1, x.size() == input_dimension().
-  Real Learn(std::span<const Real> x, Real target) noexcept;
+  Real Learn(std::span<const double> x, Real target) noexcept;
 
   // Several outputs: the predictions of outputs 0 .. predictions.size() - 1;
   // and learning one target per output, writing the a-priori predictions
   // (false, with NaN priors, when the sample was refused and not learned).
   // REQUIRES: predictions.size() <= config().num_outputs; targets and priors
   // hold config().num_outputs values.
-  void PredictOutputs(std::span<const Real> x, std::span<Real> predictions) const noexcept;
-  bool LearnOutputs(std::span<const Real> x, std::span<const Real> targets,
+  void PredictOutputs(std::span<const double> x, std::span<Real> predictions) const noexcept;
+  bool LearnOutputs(std::span<const double> x, std::span<const Real> targets,
                     std::span<Real> priors) noexcept;
 
   // Learns k samples at once: `inputs` holds k rows of input_dimension()
@@ -92,7 +92,7 @@ class BasicLearner {
   // skipped and the others are learned as if it had not been there.
   // REQUIRES: inputs.size() == k · input_dimension(), targets.size() ==
   // priors.size() == k · num_outputs.
-  int LearnBlock(std::span<const Real> inputs, std::span<const Real> targets,
+  int LearnBlock(std::span<const double> inputs, std::span<const Real> targets,
                   std::span<Real> priors);
 
   // Splitting a sample's work across threads. Its feature row is z(x)
@@ -106,7 +106,7 @@ class BasicLearner {
   // Create() (SetRidge changes only the ridge): a reading thread may ask
   // while ForgetToPrior() replaces the engines.
   int row_length() const { return feature_map_.num_features() + (config_.intercept ? 1 : 0); }
-  void MapRow(std::span<const Real> x, std::span<Real> row) const noexcept;
+  void MapRow(std::span<const double> x, std::span<Real> row) const noexcept;
   void PredictRowOutputs(std::span<const Real> row, std::span<Real> predictions) const noexcept;
   bool LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
                        std::span<Real> priors) noexcept;
@@ -124,7 +124,7 @@ class BasicLearner {
   };
   // Uses the Learner's scratch space: like Learn(), not for concurrent use.
   // O(D²). REQUIRES: as Predict().
-  PredictionWithVariance PredictWithVariance(std::span<const Real> x) noexcept;
+  PredictionWithVariance PredictWithVariance(std::span<const double> x) noexcept;
   // The same from a feature row (const: uses no scratch).
   PredictionWithVariance PredictRowWithVariance(std::span<const Real> row) const noexcept;
 
@@ -143,7 +143,7 @@ class BasicLearner {
   // (samples_learned(), updates()) are as they were. The feature map is
   // kept, so MapRow() may go on on another thread. `ridge` > 0: the prior's
   // λ from now on (0: the config's). Allocates.
-  void ForgetToPrior(std::span<const Real> inputs = {}, std::span<const Real> targets = {},
+  void ForgetToPrior(std::span<const double> inputs = {}, std::span<const Real> targets = {},
                      double ridge = 0);
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 
@@ -215,7 +215,7 @@ class BasicLearner {
   int OutputInEngine(int output) const { return rls_.size() == 1 ? output : 0; }
   // Whether x (a row) has input_dimension() (row_length()) values; asserts
   // it in debug builds.
-  bool FitsInput(std::span<const Real> x) const noexcept;
+  bool FitsInput(std::span<const double> x) const noexcept;
   bool FitsRow(std::span<const Real> row) const noexcept;
   bool LearnRowHinge(std::span<const Real> row, std::span<const Real> targets,
                      std::span<Real> priors) noexcept;

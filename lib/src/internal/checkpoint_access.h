@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
+#include "internal/frequency_sampler.h"
 #include "rffstream/learner.h"
 
 namespace rffstream::internal {
@@ -73,8 +74,12 @@ class CheckpointAccess {
                                               " features and ", outputs,
                                               " outputs need a larger RLS state"));
     }
+    // Before format 13 every mean was folded into the phases.
+    std::vector<double> centres = version >= 13
+                                      ? InputCentres(features)
+                                      : std::vector<double>(features.input_dimension, 0.0);
     BasicFeatureMap<Real> map(features, num_frequencies, std::move(projection), std::move(offsets),
-                              scale);
+                              scale, std::move(centres));
     BasicLearner<Real> learner(*std::move(config), std::move(map));
     for (BasicRls<Real>& engine : learner.rls_) {
       // The factor form's triangle: P before format 6 (float32) or 9

@@ -22,8 +22,8 @@ struct FeatureMapArrayKernel {
   using Batch = typename Ops::Batch;
   static constexpr int kLanes = static_cast<int>(Batch::size);
 
-  static void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, int count,
-                  Real* cos_out, Real* sin_out) {
+  static void Map(const FeatureMapKernelArguments<Real>& map, const double* x, int first,
+                  int count, Real* cos_out, Real* sin_out) {
     // Separate instantiations let the compiler drop the unused half.
     if (cos_out == nullptr) {
       MapOutputs</*kCos=*/false, /*kSin=*/true>(map, x, first, count, cos_out, sin_out);
@@ -40,7 +40,7 @@ struct FeatureMapArrayKernel {
   // into one loop they did not fit, and the polynomial constants were
   // reloaded from the stack for every batch).
   template <bool kCos, bool kSin>
-  static void MapOutputs(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
+  static void MapOutputs(const FeatureMapKernelArguments<Real>& map, const double* x, int first,
                          int count, Real* cos_out, Real* sin_out) {
     using Array = SinCosArrayKernels<Real, Arch>;
     const std::size_t n = static_cast<std::size_t>(count);
@@ -62,7 +62,7 @@ struct FeatureMapArrayKernel {
   // batch; `arguments` gets exactly `count` values. kGroup batches at a time
   // share each broadcast of x_j, and their independent chains cover the
   // multiply-add latency.
-  static void Project(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
+  static void Project(const FeatureMapKernelArguments<Real>& map, const double* x, int first,
                       int count, Real* arguments) {
     const Real* projection = map.transposed_projection;
     int done = 0;
@@ -118,12 +118,14 @@ struct FeatureMapBlockKernel {
   static constexpr int kBatchesPerGroup = 2;
   static constexpr std::size_t kProjectionTileBytes = 512 * 1024;
 
-  static void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
+  static constexpr int kStagedValues = 16 * 1024 / static_cast<int>(sizeof(Real));
+
+  static void MapBlock(const FeatureMapKernelArguments<Real>& map, const double* inputs, int rows,
                        int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
-    // The inner loop reads a missing value's fill only when the block has
-    // one: one pass over the inputs against a compare per multiply-add group.
-    const std::size_t values = static_cast<std::size_t>(rows) * map.input_dimension;
-    if (std::any_of(inputs, inputs + values, [](Real value) { return value != value; })) {
+    // A group of rows' inputs, centred, rounded and filled once (Input()),
+    // waits on the stack for every pass of the projection over them; rows
+    // too long for that space go through Input() at every pass.
+    if (kRowsPerGroup * map.input_dimension <= kStagedValues) {
       MapBlockOf<true>(map, inputs, rows, frequencies, cos_out, sin_out, output_stride);
     } else {
       MapBlockOf<false>(map, inputs, rows, frequencies, cos_out, sin_out, output_stride);
@@ -131,9 +133,9 @@ struct FeatureMapBlockKernel {
   }
 
  private:
-  template <bool kMissing>
-  static void MapBlockOf(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
-                         int frequencies, Real* cos_out, Real* sin_out,
+  template <bool kStaged>
+  static void MapBlockOf(const FeatureMapKernelArguments<Real>& map, const double* inputs,
+                         int rows, int frequencies, Real* cos_out, Real* sin_out,
                          std::size_t output_stride) {
     const int d = map.input_dimension;
     // The arguments go into the output (the sines' half for the pair map),
@@ -145,12 +147,18 @@ struct FeatureMapBlockKernel {
     const int tile = std::max(
         kStep, static_cast<int>(kProjectionTileBytes / (sizeof(Real) * d)) / kStep * kStep);
     const int grouped_rows = rows / kRowsPerGroup * kRowsPerGroup;
+    alignas(64) Real staged[kStaged ? kStagedValues : 1];
     for (int tile_first = 0; tile_first < frequencies; tile_first += tile) {
       const int tile_end = std::min(frequencies, tile_first + tile);
       for (int row = 0; row < grouped_rows; row += kRowsPerGroup) {
-        const Real* x = inputs + static_cast<std::size_t>(row) * d;
+        const double* x = inputs + static_cast<std::size_t>(row) * d;
+        if constexpr (kStaged) {
+          for (int r = 0; r < kRowsPerGroup; ++r) {
+            for (int j = 0; j < d; ++j) staged[r * d + j] = map.Input(x + r * d, j);
+          }
+        }
         for (int i = tile_first; i < tile_end; i += kStep) {
-          ProjectGroup<kMissing>(map, x, i, tile_end,
+          ProjectGroup<kStaged>(map, staged, x, i, tile_end,
                                  arguments + static_cast<std::size_t>(row) * output_stride,
                                  output_stride);
         }
@@ -174,14 +182,15 @@ struct FeatureMapBlockKernel {
     }
   }
 
-  // The arguments of the kRowsPerGroup rows from `x` at one step of
+  // The arguments of the kRowsPerGroup rows from `x` (`staged`) at one step of
   // frequencies from `first`, into each row's `arguments` (rows
   // `output_stride` apart) below `tile_end`. Rows are padded to whole batches
   // plus one (PaddedLength), so the loads of a partial last pair of batches
   // stay in bounds.
-  template <bool kMissing>
-  static void ProjectGroup(const FeatureMapKernelArguments<Real>& map, const Real* x, int first,
-                           int tile_end, Real* arguments, std::size_t output_stride) {
+  template <bool kStaged>
+  static void ProjectGroup(const FeatureMapKernelArguments<Real>& map, const Real* staged,
+                           const double* x, int first, int tile_end, Real* arguments,
+                           std::size_t output_stride) {
     const int d = map.input_dimension;
     Batch argument[kRowsPerGroup][kBatchesPerGroup];
     for (int b = 0; b < kBatchesPerGroup; ++b) {
@@ -193,7 +202,7 @@ struct FeatureMapBlockKernel {
       Batch weight[kBatchesPerGroup];
       for (int b = 0; b < kBatchesPerGroup; ++b) weight[b] = Batch::load_unaligned(weights + b * kLanes);
       for (int r = 0; r < kRowsPerGroup; ++r) {
-        const Batch input(kMissing ? map.Input(x + r * d, j) : x[r * d + j]);
+        const Batch input(kStaged ? staged[r * d + j] : map.Input(x + r * d, j));
         for (int b = 0; b < kBatchesPerGroup; ++b) {
           argument[r][b] = xsimd::fma(input, weight[b], argument[r][b]);
         }

@@ -219,14 +219,26 @@ SampledFrequencies SampleFrequencies(const FeatureMapConfig& config) {
   return leverage ? KeepSelected(config, sampled) : sampled;
 }
 
-void FoldInputTransform(const FeatureMapConfig& config, SampledFrequencies& sampled) {
+std::vector<double> InputCentres(const FeatureMapConfig& config) {
+  std::vector<double> centres(static_cast<size_t>(config.input_dimension), 0.0);
+  for (size_t j = 0; j < config.input_offset.size(); ++j) {
+    const double deviation = config.input_scale.empty() ? 1.0 : config.input_scale[j];
+    if (std::abs(config.input_offset[j]) > deviation) centres[j] = config.input_offset[j];
+  }
+  return centres;
+}
+
+void FoldInputTransform(const FeatureMapConfig& config, std::span<const double> centres,
+                        SampledFrequencies& sampled) {
   const int d = config.input_dimension;
   for (int i = 0; i < sampled.count; ++i) {
     double* row = sampled.projection.data() + static_cast<size_t>(i) * d;
     for (int j = 0; j < d; ++j) {
       if (!config.input_scale.empty()) row[j] /= config.input_scale[j];
       if (!config.lengthscales.empty()) row[j] /= config.lengthscales[j];
-      if (!config.input_offset.empty()) sampled.offsets[i] -= row[j] * config.input_offset[j];
+      if (!config.input_offset.empty()) {
+        sampled.offsets[i] -= row[j] * (config.input_offset[j] - centres[j]);
+      }
     }
   }
 }

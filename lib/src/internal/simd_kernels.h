@@ -21,16 +21,18 @@
 namespace rffstream::internal {
 
 // The feature-map step for frequencies first .. first + count - 1:
-//   a_i = offsets[i] + Σ_j x_j · transposed_projection[j · stride + i]
+//   a_i = offsets[i] + Σ_j x'_j · transposed_projection[j · stride + i]
 //   cos_out[i - first] = scale·cos(a_i), sin_out[i - first] = scale·sin(a_i)
-// (either output may be null). The projection is stored input-major, so each
+// (either output may be null), where x'_j = x_j - centres[j], subtracted in
+// double and then rounded to Real (InputCentres: 0 for most inputs; the
+// mean of one far from zero). The projection is stored input-major, so each
 // input contributes one vector operation per SIMD width of frequencies. The
 // arguments are written into the output and replaced by sin/cos in place
 // while they are in L1: no other buffer.
 //
-// A NaN input is a missing value: it takes missing_fill[j] instead (the
-// input's mean when the map standardizes, else 0), so it contributes what
-// an average value does and never poisons the features.
+// A NaN input is a missing value: x'_j takes missing_fill[j] instead (what
+// the input's mean gives when the map standardizes, else 0), so it
+// contributes what an average value does and never poisons the features.
 template <class Real>
 struct FeatureMapKernelArguments {
   const Real* transposed_projection;  // input_dimension rows of `stride` entries
@@ -38,12 +40,13 @@ struct FeatureMapKernelArguments {
   std::size_t stride;
   int input_dimension;
   Real scale;
+  const double* centres;     // input_dimension values
   const Real* missing_fill;  // input_dimension values
 
   // The value input j contributes.
-  Real Input(const Real* x, int j) const {
-    const Real value = x[j];
-    return value == value ? value : missing_fill[j];
+  Real Input(const double* x, int j) const {
+    const double value = x[j];
+    return value == value ? static_cast<Real>(value - centres[j]) : missing_fill[j];
   }
 };
 
@@ -85,7 +88,7 @@ struct SimdKernelTable {
                               float scale);
   void (*scaled_sincos_double)(double* arguments_then_sin, double* cos_out, std::size_t count,
                                double scale);
-  void (*map_float)(const FeatureMapKernelArguments<float>& map, const float* x, int first,
+  void (*map_float)(const FeatureMapKernelArguments<float>& map, const double* x, int first,
                     int count, float* cos_out, float* sin_out);
   void (*map_double)(const FeatureMapKernelArguments<double>& map, const double* x, int first,
                      int count, double* cos_out, double* sin_out);
@@ -93,7 +96,7 @@ struct SimdKernelTable {
   // frequencies of each, cosines at cos_out + row · output_stride, sines (if
   // sin_out) at sin_out + row · output_stride. Several rows share each load of
   // the projection, which makes the projection a register-blocked matrix product.
-  void (*map_block_float)(const FeatureMapKernelArguments<float>& map, const float* inputs,
+  void (*map_block_float)(const FeatureMapKernelArguments<float>& map, const double* inputs,
                           int rows, int frequencies, float* cos_out, float* sin_out,
                           std::size_t output_stride);
   void (*map_block_double)(const FeatureMapKernelArguments<double>& map, const double* inputs,

@@ -36,7 +36,7 @@ void ScaledSinCos(Real* arguments_then_sin, Real* cos_out, std::size_t count, Re
 }
 
 template <class Real>
-void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, int count,
+void Map(const FeatureMapKernelArguments<Real>& map, const double* x, int first, int count,
          Real* cos_out, Real* sin_out) {
   for (int k = 0; k < count; ++k) {
     const int i = first + k;
@@ -50,7 +50,7 @@ void Map(const FeatureMapKernelArguments<Real>& map, const Real* x, int first, i
 }
 
 template <class Real>
-void MapBlock(const FeatureMapKernelArguments<Real>& map, const Real* inputs, int rows,
+void MapBlock(const FeatureMapKernelArguments<Real>& map, const double* inputs, int rows,
               int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
   for (int row = 0; row < rows; ++row) {
     const std::size_t base = static_cast<std::size_t>(row) * output_stride;

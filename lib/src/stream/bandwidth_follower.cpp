@@ -57,7 +57,7 @@ void BandwidthFollower<Real>::Learned(std::span<const double> inputs,
     return;
   }
   for (std::size_t j = 0; j < inputs.size(); ++j) {
-    const double value = static_cast<Real>(inputs[j]);  // as the model maps it
+    const double value = inputs[j];
     state_.inputs.push_back(!std::isnan(value) ? value : means_.empty() ? 0.0 : means_[j]);
   }
   state_.targets.insert(state_.targets.end(), targets.begin(), targets.end());
@@ -65,7 +65,7 @@ void BandwidthFollower<Real>::Learned(std::span<const double> inputs,
 
 template <class Real>
 std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
-    std::int64_t line, const BasicLearner<Real>& learner, std::span<const Real> inputs,
+    std::int64_t line, const BasicLearner<Real>& learner, std::span<const double> inputs,
     std::span<const Real> targets) {
   // A model that does not follow (too wide a stream, a file of format 9 or
   // older) keeps not following.
@@ -77,10 +77,8 @@ std::optional<BasicLearner<Real>> BandwidthFollower<Real>::Restarted(
   const auto d = static_cast<std::size_t>(num_inputs_);
   const std::size_t lines = inputs.size() / d;
   const std::size_t outputs = lines == 0 ? 0 : targets.size() / lines;
-  std::vector<double> row(d);
   for (std::size_t kept = 0; kept < lines; ++kept) {
-    std::copy_n(inputs.begin() + static_cast<std::ptrdiff_t>(kept * d), d, row.begin());
-    Learned(row, targets.subspan(kept * outputs, outputs));
+    Learned(inputs.subspan(kept * d, d), targets.subspan(kept * outputs, outputs));
   }
   const double gamma = learner.config().features.gamma;
   if (gamma == state_.window_gamma) return std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace rffstream {
 
@@ -67,7 +68,7 @@ void DriftTracker<Real>::RestartOnChangeSeenElsewhere(BasicLearner<Real>& learne
 }
 
 template <class Real>
-void DriftTracker<Real>::OrderRing(std::vector<Real>& inputs_in_order,
+void DriftTracker<Real>::OrderRing(std::vector<double>& inputs_in_order,
                                    std::vector<Real>& targets_in_order) const {
   const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
   inputs_in_order.clear();
@@ -90,13 +91,14 @@ void DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
 
 template <class Real>
 DriftTrackingState DriftTracker<Real>::State(int unlearned) const {
-  std::vector<Real> inputs, targets;
+  std::vector<double> inputs;
+  std::vector<Real> targets;
   OrderRing(inputs, targets);
   const auto left_out = static_cast<std::size_t>(std::clamp(unlearned, 0, remembered_));
   inputs.resize(inputs.size() - left_out * input_dimension_);
   targets.resize(targets.size() - left_out * num_outputs_);
   return DriftTrackingState{{fast_.state(), slow_.state()},
-                            std::vector<double>(inputs.begin(), inputs.end()),
+                            std::move(inputs),
                             std::vector<double>(targets.begin(), targets.end()),
                             lines_since_restart_ - static_cast<std::int64_t>(left_out)};
 }

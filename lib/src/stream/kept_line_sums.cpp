@@ -14,9 +14,8 @@ Eigen::MatrixXd MappedRows(const BasicFeatureMap<Real>& map, bool intercept,
                            std::span<const double> inputs) {
   const Eigen::Index rows = static_cast<Eigen::Index>(inputs.size()) / map.input_dimension();
   const Eigen::Index features = map.num_features();
-  const std::vector<Real> converted(inputs.begin(), inputs.end());
   std::vector<Real> mapped(static_cast<std::size_t>(rows * features));
-  map.MapBlock(converted, mapped);
+  map.MapBlock(inputs, mapped);
   Eigen::MatrixXd result(rows, features + (intercept ? 1 : 0));
   result.leftCols(features) =
       Eigen::Map<const Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(

@@ -23,7 +23,6 @@ absl::Status ModelStage<Real>::SetTask(const Task& task) {
   classification_ = ClassificationMetrics(task_.num_classes);
   const auto outputs = static_cast<std::size_t>(task_.num_outputs());
   target_metrics_.assign(outputs, RegressionMetrics());
-  converted_inputs_.assign(static_cast<std::size_t>(task_.num_inputs()), Real{0});
   model_targets_.assign(outputs, Real{0});
   priors_.assign(outputs, Real{0});
   answer_.reserve(std::max<std::size_t>(outputs, 2));
@@ -78,8 +77,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (!FlushBlock(sink)) return false;
   std::span<const Real> row = map_changes == map_changes_ ? mapped_row : std::span<const Real>();
   if (row.empty()) {
-    std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
-    learner_->MapRow(converted_inputs_, feature_row_);
+    learner_->MapRow(inputs, feature_row_);
     row = feature_row_;
   }
   // The variance is that of the prediction made before learning.
@@ -118,8 +116,7 @@ bool ModelStage<Real>::QueueForBlock(std::int64_t line_number, std::span<const d
   } else {
     block_rows_.insert(block_rows_.end(), mapped_row.begin(), mapped_row.end());
     if (mapped_row.empty()) {
-      std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
-      learner_->MapRow(converted_inputs_, feature_row_);
+      learner_->MapRow(inputs, feature_row_);
       block_rows_.insert(block_rows_.end(), feature_row_.begin(), feature_row_.end());
     }
   }
@@ -212,8 +209,7 @@ template <class Real>
 void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
                                           std::span<const double> inputs,
                                           std::span<const double> targets) {
-  std::copy(inputs.begin(), inputs.end(), converted_inputs_.begin());
-  learner_->MapRow(converted_inputs_, feature_row_);
+  learner_->MapRow(inputs, feature_row_);
   EncodeTargets<Real>(task_, targets, model_targets_);
   if (drift_) drift_->Remember(inputs, model_targets_);
   // A refused line was answered already; it is simply not learned.

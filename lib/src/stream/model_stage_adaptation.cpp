@@ -37,7 +37,7 @@ void ModelStage<Real>::RestartFollowers(std::int64_t line, double ridge_before) 
 template <class Real>
 void ModelStage<Real>::RefillDelta() {
   delta_->Clear();
-  const std::span<const Real> inputs = drift_->relearned_inputs();
+  const std::span<const double> inputs = drift_->relearned_inputs();
   const std::span<const Real> targets = drift_->relearned_targets();
   const auto d = static_cast<std::size_t>(learner_->input_dimension());
   const std::size_t outputs = model_targets_.size();

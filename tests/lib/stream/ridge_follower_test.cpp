@@ -44,9 +44,9 @@ std::vector<RidgeFollowState::Change> Follow(double start_ridge, int samples) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<double>(state >> 11) * 0x1.0p-53;
   };
-  std::vector<Real> x(8);
+  std::vector<double> x(8);
   for (int t = 0; t < samples; ++t) {
-    for (Real& value : x) value = static_cast<Real>(uniform());
+    for (double& value : x) value = static_cast<Real>(uniform());
     const double y = 10 * std::sin(M_PI * x[0] * x[1]) + 20 * (x[2] - 0.5) * (x[2] - 0.5) +
                      10 * x[3] + 5 * x[4] + (uniform() - 0.5);
     const Real target = static_cast<Real>(y);

@@ -100,7 +100,7 @@ class BandwidthFollower {
   // another (as the ridge goes back to the window's: the restarted model
   // holds a few lines, and the window chose both for such a model).
   std::optional<BasicLearner<Real>> Restarted(std::int64_t line, const BasicLearner<Real>& learner,
-                                              std::span<const Real> inputs,
+                                              std::span<const double> inputs,
                                               std::span<const Real> targets);
   // Data-parallel ranks, each keeping the lines it learned: `sum` adds
   // numbers over every rank, in place, and `agree` gives every rank rank 0's

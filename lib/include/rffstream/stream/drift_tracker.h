@@ -49,7 +49,7 @@ class DriftTracker {
 
   const std::vector<Drift>& drifts() const { return drifts_; }
   // The inputs and targets the last Restart() learned again, in order.
-  std::span<const Real> relearned_inputs() const { return ordered_inputs_; }
+  std::span<const double> relearned_inputs() const { return ordered_inputs_; }
   std::span<const Real> relearned_targets() const { return ordered_targets_; }
   // The lines the model has learned since its last restart (its memory).
   std::int64_t lines_since_restart() const { return lines_since_restart_; }
@@ -70,16 +70,16 @@ class DriftTracker {
   const std::size_t input_dimension_;
   const std::size_t num_outputs_;
   // The last kRelearnedLines lines, a ring: `next_` is the oldest once full.
-  std::vector<Real> inputs_;
+  std::vector<double> inputs_;
   std::vector<Real> targets_;
   int remembered_ = 0;
   int next_ = 0;
-  std::vector<Real> ordered_inputs_;  // the ring in order, for a restart
+  std::vector<double> ordered_inputs_;  // the ring in order, for a restart
   std::vector<Real> ordered_targets_;
   // Both detectors start over, from the regime the stream is in now.
   void Rearm();
   // The ring's lines from the oldest on.
-  void OrderRing(std::vector<Real>& inputs_in_order, std::vector<Real>& targets_in_order) const;
+  void OrderRing(std::vector<double>& inputs_in_order, std::vector<Real>& targets_in_order) const;
   std::vector<Drift> drifts_;
   std::int64_t lines_since_restart_ = 0;
 };

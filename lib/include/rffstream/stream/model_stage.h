@@ -210,7 +210,6 @@ class ModelStage {
   std::int64_t clock_offset_ = 0;
   std::int64_t last_learned_line_ = 0;  // the line of the last sample or block learned
   // Per-line buffers, sized once.
-  std::vector<Real> converted_inputs_;
   std::vector<Real> feature_row_;
   std::vector<Real> model_targets_;
   std::vector<Real> priors_;
@@ -219,7 +218,7 @@ class ModelStage {
   // threads, inputs), model targets, labels, line numbers; and the block's
   // a-priori predictions.
   std::vector<Real> block_rows_;
-  std::vector<Real> block_inputs_;
+  std::vector<double> block_inputs_;
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<std::int64_t> block_line_numbers_;
