@@ -38,9 +38,11 @@ TEST_CASE("merge: shards learned from one base equal one run over all their line
     }
   }
   // The base chooses the settings (standardization, bandwidth, ridge) on its
-  // warm-up window; every shard continues from it.
+  // warm-up window; every shard continues from it, in float64, whose merges
+  // are exact to its rounding.
   const std::string base = dir.File("base.rff");
-  REQUIRE(RunApp("learn --quiet --features=64 --save=" + base, warm_up).exit_code == 0);
+  REQUIRE(RunApp("learn --quiet --features=64 --precision=float64 --save=" + base, warm_up)
+              .exit_code == 0);
   std::string shard_files;
   for (int s = 0; s < 3; ++s) {
     const std::string file = dir.File("shard" + std::to_string(s) + ".rff");
@@ -106,8 +108,9 @@ TEST_CASE("merge refuses what it cannot merge exactly, by name", "[app][merge][e
   TempDir dir;
   const std::string a = dir.File("a.rff"), b = dir.File("b.rff"), c = dir.File("c.rff");
   const std::string flags = " --quiet --standardize=0 --gamma=0.5 --ridge=0.01";
-  REQUIRE(RunApp("learn --features=32" + flags + " --save=" + a, SmoothCsv(50)).exit_code == 0);
-  REQUIRE(RunApp("learn --features=64" + flags + " --save=" + b, SmoothCsv(50)).exit_code == 0);
+  const std::string wide = " --precision=float64";
+  REQUIRE(RunApp("learn --features=32" + wide + flags + " --save=" + a, SmoothCsv(50)).exit_code == 0);
+  REQUIRE(RunApp("learn --features=64" + wide + flags + " --save=" + b, SmoothCsv(50)).exit_code == 0);
   REQUIRE(RunApp("learn --features=32 --precision=float32" + flags + " --save=" + c, SmoothCsv(50))
               .exit_code == 0);
   const std::string out = " --save=" + dir.File("out.rff");

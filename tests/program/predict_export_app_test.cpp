@@ -48,14 +48,15 @@ TEST_CASE("The --simd flag lists the kernels and forces one", "[app][simd]") {
   CHECK(list.exit_code == 0);
   CHECK(list.out.find("scalar") != std::string::npos);
   CHECK(list.out.find(" *\n") != std::string::npos);  // the chosen one is marked
-  // Every kernel the CPU has gives the same predictions to rounding.
-  const RunResult best = RunApp("learn --predictions=- --quiet", SmoothCsv(300));
+  // Every kernel the CPU has gives the same predictions to float64's rounding.
+  const std::string learn = "learn --precision=float64 --predictions=- --quiet";
+  const RunResult best = RunApp(learn, SmoothCsv(300));
   const std::vector<std::string> reference = Lines(best.out);
   REQUIRE(reference.size() == 300);
   for (const std::string& listed : Lines(list.out)) {
     const std::string kernel = listed.substr(0, listed.find(' '));
     INFO("--simd=" << kernel);
-    const RunResult forced = RunApp("--simd=" + kernel + " learn --predictions=- --quiet", SmoothCsv(300));
+    const RunResult forced = RunApp("--simd=" + kernel + " " + learn, SmoothCsv(300));
     CHECK(forced.exit_code == 0);
     const std::vector<std::string> lines = Lines(forced.out);
     REQUIRE(lines.size() == reference.size());

@@ -64,6 +64,21 @@ struct FeatureMapArrayKernel {
   // multiply-add latency.
   static void Project(const FeatureMapKernelArguments<Real>& map, const double* x, int first,
                       int count, Real* arguments) {
+    // The inputs, centred, rounded and filled once (Input()), wait on the
+    // stack for every group of frequencies; too many for that space, they
+    // go through Input() for each group.
+    if (map.input_dimension <= kStagedInputs) {
+      Real staged[kStagedInputs];
+      for (int j = 0; j < map.input_dimension; ++j) staged[j] = map.Input(x, j);
+      ProjectFrom(map, [&](int j) { return staged[j]; }, first, count, arguments);
+    } else {
+      ProjectFrom(map, [&](int j) { return map.Input(x, j); }, first, count, arguments);
+    }
+  }
+
+  template <class Inputs>
+  static void ProjectFrom(const FeatureMapKernelArguments<Real>& map, const Inputs& input_at,
+                          int first, int count, Real* arguments) {
     const Real* projection = map.transposed_projection;
     int done = 0;
     for (; done + kGroup * kLanes <= count; done += kGroup * kLanes) {
@@ -71,7 +86,7 @@ struct FeatureMapArrayKernel {
       Batch argument[kGroup];
       for (int g = 0; g < kGroup; ++g) argument[g] = Batch::load_unaligned(map.offsets + i + g * kLanes);
       for (int j = 0; j < map.input_dimension; ++j) {
-        const Real value = map.Input(x, j);
+        const Real value = input_at(j);
         // A zero adds exactly nothing: one-hot and sparse inputs cost only
         // their non-zero entries (+0 + ±0 is +0, so the bits are Map()'s).
         if (value == Real{0}) continue;
@@ -87,7 +102,7 @@ struct FeatureMapArrayKernel {
       const int i = first + done;
       Batch argument = Batch::load_unaligned(map.offsets + i);
       for (int j = 0; j < map.input_dimension; ++j) {
-        const Real value = map.Input(x, j);
+        const Real value = input_at(j);
         if (value == Real{0}) continue;
         argument = xsimd::fma(Batch(value), Batch::load_unaligned(projection + j * map.stride + i),
                               argument);
@@ -98,6 +113,7 @@ struct FeatureMapArrayKernel {
     }
   }
 
+  static constexpr int kStagedInputs = 4096 / static_cast<int>(sizeof(Real));
   static constexpr int kGroup = 8;
 };
 
