@@ -55,10 +55,59 @@ void Feed(BasicLearner<Real>& learner, RegressionMetrics& metrics, int from, int
   }
 }
 
-// Removes what version 11 added, for files of version 10 made from new
-// ones: the bandwidth follower's standardizations, none (a u64 0) before the
-// checksum.
+// Rewrites a checkpoint's format version and its checksum.
+inline void MarkAsVersion(std::string& bytes, std::uint32_t version) {
+  std::memcpy(bytes.data() + 8, &version, 4);
+  const std::uint32_t checksum = internal::ExtendCrc32c(
+      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                        bytes.size() - 4));
+  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
+}
+
+// Removes what version 13 added, for files of version 12 made from new
+// ones: `map`'s input centres (a u64 count and as many doubles) after the
+// phases and the feature scale; the bytes are marked as version 12.
+template <class Real>
+void RemoveInputCentres(std::string& bytes, const BasicFeatureMap<Real>& map) {
+  const std::size_t phase_bytes = map.offsets().size() * sizeof(Real);
+  const std::size_t phases_at = bytes.find(
+      std::string(reinterpret_cast<const char*>(map.offsets().data()), phase_bytes));
+  REQUIRE(phases_at != std::string::npos);
+  const std::size_t centres_at = phases_at + phase_bytes + sizeof(Real);
+  std::uint64_t count = 0;
+  std::memcpy(&count, bytes.data() + centres_at, sizeof(count));
+  REQUIRE(count == map.centres().size());
+  bytes.erase(centres_at, sizeof(count) + count * sizeof(double));
+  MarkAsVersion(bytes, 12);
+}
+
+// The same for the bytes of a new file (read to find its map); nothing
+// for bytes already of an older layout.
+template <class Real>
+void RemoveInputCentresOfFile(std::string& bytes) {
+  std::stringstream file(bytes);
+  absl::StatusOr<BasicCheckpoint<Real>> read = ReadCheckpoint<Real>(file, "new.rff");
+  REQUIRE(read.ok());
+  RemoveInputCentres(bytes, read->learner.feature_map());
+}
+
+inline void RemoveVersion13Fields(std::string& bytes) {
+  std::uint32_t version = 0, real_bytes = 0;
+  std::memcpy(&version, bytes.data() + 8, sizeof(version));
+  std::memcpy(&real_bytes, bytes.data() + 16, sizeof(real_bytes));
+  if (version < 13) return;
+  if (real_bytes == sizeof(float)) {
+    RemoveInputCentresOfFile<float>(bytes);
+  } else {
+    RemoveInputCentresOfFile<double>(bytes);
+  }
+}
+
+// Removes what versions 11 and 13 added, for files of version 10 made from
+// new ones: version 13's (above) and the bandwidth follower's
+// standardizations, none (a u64 0) before the checksum.
 inline void RemoveVersion11Fields(std::string& bytes) {
+  RemoveVersion13Fields(bytes);
   constexpr std::size_t kNoChangesBytes = 8, kChecksumBytes = 4;
   const std::uint64_t none = 0;
   REQUIRE(std::memcmp(bytes.data() + bytes.size() - kChecksumBytes - kNoChangesBytes, &none,
@@ -119,14 +168,6 @@ inline void RemoveVersion7Fields(std::string& bytes) {
   bytes.erase(bytes.size() - kChecksumBytes - kWarmUpBytes, kWarmUpBytes);
 }
 
-// Rewrites a checkpoint's format version and its checksum.
-inline void MarkAsVersion(std::string& bytes, std::uint32_t version) {
-  std::memcpy(bytes.data() + 8, &version, 4);
-  const std::uint32_t checksum = internal::ExtendCrc32c(
-      0, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(bytes.data()),
-                                        bytes.size() - 4));
-  std::memcpy(bytes.data() + bytes.size() - 4, &checksum, 4);
-}
 
 // `bytes` of the current format read as a file of an older `version`:
 // what the later versions added is taken out by `remove` first.

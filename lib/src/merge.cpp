@@ -94,10 +94,12 @@ absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheck
   const BasicFeatureMap<Real>& other_map = other.feature_map();
   if (!std::equal(map.projection().begin(), map.projection().end(), other_map.projection().begin()) ||
       !std::equal(map.offsets().begin(), map.offsets().end(), other_map.offsets().begin()) ||
+      !std::equal(map.centres().begin(), map.centres().end(), other_map.centres().begin()) ||
       map.scale() != other_map.scale()) {
     return absl::InvalidArgumentError(absl::StrCat(shard.name, " and ", reference.name,
                                                    " have the same settings but different random "
-                                                   "features (from another build?)"));
+                                                   "features (from another build, or a checkpoint "
+                                                   "format before 13?)"));
   }
   if (!(shard.checkpoint->record.task == reference.checkpoint->record.task)) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -1,7 +1,10 @@
 #include "rffstream/ridge_by_gcv.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
@@ -72,29 +75,63 @@ void SolveShifted(const TridiagonalForm& form, const Eigen::VectorXd& from_top,
   }
 }
 
-// GCV at `ridge`; +inf when df >= n or T + rI is not positive definite.
-double GcvScore(const TridiagonalForm& form, std::span<const double> target_squares,
-                double samples, double ridge) {
+// The fit at one ridge r: df, and per output 2bᵀw − wᵀGw (the part of
+// Σ y² it explains) and ‖w‖², with w = (G + rI)⁻¹ b; none when T + rI is
+// not positive definite as rounded.
+struct Fit {
+  double df = 0;
+  std::vector<double> explained;
+  std::vector<double> squared_norms;
+};
+
+std::optional<Fit> FitAt(const TridiagonalForm& form, double ridge) {
   const Eigen::Index d = form.diagonal.size();
   Eigen::VectorXd from_top(d), from_bottom(d), x(d);
-  if (!ShiftedPivots(form, ridge, from_top, from_bottom)) {
-    return std::numeric_limits<double>::infinity();
-  }
-  const double df = DegreesOfFreedom(form, ridge, from_top, from_bottom);
-  if (!(df < samples)) return std::numeric_limits<double>::infinity();
-  double score = 0;
+  if (!ShiftedPivots(form, ridge, from_top, from_bottom)) return std::nullopt;
+  Fit fit;
+  fit.df = DegreesOfFreedom(form, ridge, from_top, from_bottom);
   for (Eigen::Index output = 0; output < form.projected.cols(); ++output) {
     SolveShifted(form, from_top, output, x);
-    // Σ y² − (2 bᵀw − wᵀGw) with w = (G + rI)⁻¹ b, in T's basis: x = Qᵀw.
+    // In T's basis: x = Qᵀw, so ‖w‖ = ‖x‖.
     double fitted = x[0] * (form.diagonal[0] * x[0]);
     for (Eigen::Index i = 1; i < d; ++i) {
       fitted += x[i] * (form.diagonal[i] * x[i] + 2 * form.subdiagonal[i - 1] * x[i - 1]);
     }
-    const double explained = 2 * form.projected.col(output).dot(x) - fitted;
-    const double residual = std::max(target_squares[static_cast<std::size_t>(output)] - explained, 0.0);
-    score += samples * residual / ((samples - df) * (samples - df));
+    fit.explained.push_back(2 * form.projected.col(output).dot(x) - fitted);
+    fit.squared_norms.push_back(x.squaredNorm());
+  }
+  return fit;
+}
+
+// GCV of `fit` (+inf when df >= n or there is none), each output's RSS
+// `totals` − its explained part.
+double GcvScore(const std::optional<Fit>& fit, std::span<const double> totals, double samples) {
+  if (!fit.has_value() || !(fit->df < samples)) return std::numeric_limits<double>::infinity();
+  double score = 0;
+  for (std::size_t output = 0; output < totals.size(); ++output) {
+    const double residual = std::max(totals[output] - fit->explained[output], 0.0);
+    score += samples * residual / ((samples - fit->df) * (samples - fit->df));
   }
   return score;
+}
+
+// What each output's RSS is taken from: Σ y², or the model's costs at the
+// current ridge plus the part its fit explains, when the two agree to
+// within the rounding that Σ y² − explained carries (kAgreement Σ y²).
+std::vector<double> ResidualTotals(std::span<const double> target_squares,
+                                   std::span<const double> current_costs,
+                                   const std::optional<Fit>& current, double current_ridge) {
+  constexpr double kAgreement = 1e-4;
+  std::vector<double> totals(target_squares.begin(), target_squares.end());
+  if (current_costs.size() != totals.size() || !current.has_value()) return totals;
+  for (std::size_t output = 0; output < totals.size(); ++output) {
+    const double residual = current_costs[output] - current_ridge * current->squared_norms[output];
+    const double direct = target_squares[output] - current->explained[output];
+    if (residual >= 0 && std::abs(residual - direct) <= kAgreement * target_squares[output]) {
+      totals[output] = residual + current->explained[output];
+    }
+  }
+  return totals;
 }
 
 }  // namespace
@@ -111,7 +148,8 @@ absl::StatusOr<RidgeChoice> ChooseRidgeByGcv(std::span<const double> gram,
                                              std::span<const double> target_sums,
                                              std::span<const double> target_squares,
                                              std::int64_t samples, double current_ridge,
-                                             std::span<const double> candidates) {
+                                             std::span<const double> candidates,
+                                             std::span<const double> current_costs) {
   const auto dimension = static_cast<std::size_t>(std::llround(std::sqrt(gram.size())));
   const std::size_t outputs = target_squares.size();
   if (dimension == 0 || dimension * dimension != gram.size() || outputs == 0 ||
@@ -125,7 +163,7 @@ absl::StatusOr<RidgeChoice> ChooseRidgeByGcv(std::span<const double> gram,
         absl::StrCat("ridge by GCV: needs at least 2 samples, got ", samples));
   }
   if (!AllFinite(gram) || !AllFinite(target_sums) || !AllFinite(target_squares) ||
-      !(current_ridge > 0)) {
+      !AllFinite(current_costs) || !(current_ridge > 0)) {
     return absl::InvalidArgumentError("ridge by GCV: a number is not finite (or the ridge not positive)");
   }
   const auto d = static_cast<Eigen::Index>(dimension);
@@ -135,15 +173,25 @@ absl::StatusOr<RidgeChoice> ChooseRidgeByGcv(std::span<const double> gram,
   const Eigen::Map<const RowMatrix> sums(target_sums.data(), static_cast<Eigen::Index>(outputs), d);
   form.projected = reduction.matrixQ().adjoint() * sums.transpose();
   const auto n = static_cast<double>(samples);
+  const std::optional<Fit> current = FitAt(form, current_ridge);
+  const std::vector<double> totals =
+      ResidualTotals(target_squares, current_costs, current, current_ridge);
   RidgeChoice choice;
   choice.score = std::numeric_limits<double>::infinity();
-  choice.current_score = GcvScore(form, target_squares, n, current_ridge);
+  choice.current_score = GcvScore(current, totals, n);
+  std::optional<Fit> chosen;
   for (double ridge : candidates) {
-    const double score = GcvScore(form, target_squares, n, ridge);
+    std::optional<Fit> fit = FitAt(form, ridge);
+    const double score = GcvScore(fit, totals, n);
     if (score < choice.score) {
       choice.score = score;
       choice.ridge = ridge;
+      chosen = std::move(fit);
     }
+  }
+  for (std::size_t output = 0; chosen.has_value() && output < outputs; ++output) {
+    choice.regularized_costs.push_back(std::max(totals[output] - chosen->explained[output], 0.0) +
+                                       choice.ridge * chosen->squared_norms[output]);
   }
   if (!std::isfinite(choice.score)) {
     return absl::FailedPreconditionError(absl::StrCat(

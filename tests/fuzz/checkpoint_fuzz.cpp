@@ -31,7 +31,7 @@ void Exercise(const std::string& bytes) {
   std::vector<double> inputs(static_cast<std::size_t>(task.num_inputs()));
   std::vector<double> labels(static_cast<std::size_t>(task.num_targets()));
   (void)task.MakeLineParser()->ParseTargets("1,2,3", inputs, labels);
-  std::vector<Real> x(static_cast<std::size_t>(learner.input_dimension()), Real{0.5});
+  std::vector<double> x(static_cast<std::size_t>(learner.input_dimension()), 0.5);
   std::vector<Real> targets(static_cast<std::size_t>(learner.config().num_outputs), Real{1});
   std::vector<Real> priors(targets.size());
   // Finite weights may still give an overflowing prediction (the app makes

@@ -135,19 +135,30 @@ TEST_CASE("MapRange gives Map's features, bit for bit", "[feature_map]") {
   }
 }
 
+// `d` inputs; wide ones (past the block kernel's chunk of staged inputs)
+// with some centred (means far from zero) and some missing.
 template <class Real>
-void CheckBlockRowsEqualMap(FeatureMapKind kind) {
+void CheckBlockRowsEqualMap(FeatureMapKind kind, int d) {
   FeatureMapConfig config = SmallConfig(kind);
+  config.input_dimension = d;
   config.num_features = 70;  // not a multiple of any vector width
+  const bool wide = d > 3;
+  if (wide) {
+    for (int j = 0; j < d; ++j) config.input_offset.push_back(j % 5 == 0 ? 50.0 : 0.1);
+    config.input_scale.assign(d, 1.0);
+  }
   absl::StatusOr<BasicFeatureMap<Real>> map = BasicFeatureMap<Real>::Create(config);
   REQUIRE(map.ok());
   constexpr int kRows = 23;  // groups of eight (AVX-512) or four, and a remainder
-  std::vector<double> inputs(kRows * 3);
-  for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = std::sin(0.7 * i);
+  std::vector<double> inputs(kRows * d);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    inputs[i] = std::sin(0.7 * i) + (wide ? config.input_offset[i % d] : 0.0);
+    if (wide && i % 97 == 0) inputs[i] = std::numeric_limits<double>::quiet_NaN();
+  }
   std::vector<Real> block(kRows * 70), row(70);
   map->MapBlock(inputs, block);
   for (int r = 0; r < kRows; ++r) {
-    map->Map(std::span<const double>(inputs).subspan(r * 3, 3), row);
+    map->Map(std::span<const double>(inputs).subspan(r * d, d), row);
     for (int i = 0; i < 70; ++i) CHECK(block[r * 70 + i] == row[i]);
   }
 }
@@ -157,8 +168,10 @@ TEST_CASE("MapBlock rows equal Map of each row, with every kernel", "[feature_ma
     const testing::ForcedSimdKernel forced(kernels->name);
     INFO("kernel " << kernels->name);
     for (FeatureMapKind kind : {FeatureMapKind::kPhase, FeatureMapKind::kPair}) {
-      CheckBlockRowsEqualMap<float>(kind);
-      CheckBlockRowsEqualMap<double>(kind);
+      for (int d : {3, 1100}) {
+        CheckBlockRowsEqualMap<float>(kind, d);
+        CheckBlockRowsEqualMap<double>(kind, d);
+      }
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rffstream/checkpoint.h"
@@ -90,43 +91,59 @@ TEST_CASE("float32 learns a stream of clock inputs as float64 does", "[learner][
   CHECK(std::sqrt(difference / size) < 1e-3);
 }
 
-TEST_CASE("A checkpoint of format 12 (every mean in the phases) loads as it was saved",
-          "[checkpoint][far_from_zero]") {
-  LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
-  config.features.input_offset = {3.0, 0.2, -5.0};  // inputs 0 and 2 are centred
-  config.features.input_scale = {1.0, 1.0, 1.0};
-  FedModel fed = FeedAndSerialize(config, 200);
+// A model of format 12 (every mean folded into the phases, no centres),
+// made from a new one's bytes.
+std::string AsFormat12(const FedModel& fed) {
   const FeatureMap& map = fed.learner.feature_map();
-  REQUIRE(map.centres()[0] == 3.0);
-  REQUIRE(map.centres()[2] == -5.0);
-  // Format 12 folded every mean into the phases: the same model written so.
   const auto d = static_cast<std::size_t>(map.input_dimension());
   std::vector<double> folded(map.offsets().begin(), map.offsets().end());
   for (std::size_t i = 0; i < folded.size(); ++i) {
     for (std::size_t j = 0; j < d; ++j) folded[i] -= map.projection()[i * d + j] * map.centres()[j];
   }
-  const std::size_t bytes = folded.size() * sizeof(double);
-  const std::size_t at = fed.bytes.find(
-      std::string(reinterpret_cast<const char*>(map.offsets().data()), bytes));
+  std::string bytes = fed.bytes;
+  RemoveVersion13Fields(bytes);
+  const std::size_t phase_bytes = folded.size() * sizeof(double);
+  const std::size_t at =
+      bytes.find(std::string(reinterpret_cast<const char*>(map.offsets().data()), phase_bytes));
   REQUIRE(at != std::string::npos);
-  std::string version12 = fed.bytes;
-  std::memcpy(version12.data() + at, folded.data(), bytes);
-  MarkAsVersion(version12, 12);
-  std::stringstream file(version12);
-  absl::StatusOr<Checkpoint> loaded = ReadCheckpoint<double>(file, "v12.rff");
-  REQUIRE(loaded.ok());
-  for (const double centre : loaded->learner.feature_map().centres()) CHECK(centre == 0.0);
-  // The phases as stored, read as this format's, would be another model.
+  std::memcpy(bytes.data() + at, folded.data(), phase_bytes);
+  MarkAsVersion(bytes, 12);
+  return bytes;
+}
+
+Checkpoint Read(const std::string& bytes) {
+  std::stringstream file(bytes);
+  absl::StatusOr<Checkpoint> read = ReadCheckpoint<double>(file, "model.rff");
+  REQUIRE(read.ok());
+  return *std::move(read);
+}
+
+TEST_CASE("A checkpoint of format 12 (every mean in the phases) loads, and saves, as it was",
+          "[checkpoint][far_from_zero]") {
+  LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
+  config.features.input_offset = {3.0, 0.2, -5.0};  // inputs 0 and 2 are centred
+  config.features.input_scale = {1.0, 1.0, 1.0};
+  FedModel fed = FeedAndSerialize(config, 200);
+  REQUIRE(fed.learner.feature_map().centres()[0] == 3.0);
+  REQUIRE(fed.learner.feature_map().centres()[2] == -5.0);
+  Checkpoint loaded = Read(AsFormat12(fed));
+  for (const double centre : loaded.learner.feature_map().centres()) CHECK(centre == 0.0);
+  // Saved again (format 13), it keeps its own centres: none.
+  std::stringstream saved;
+  REQUIRE(WriteCheckpoint(saved, loaded.learner, loaded.record).ok());
+  const Checkpoint resaved = Read(saved.str());
+  // The phases as stored, read with this format's centres, would be another model.
   std::string misread = fed.bytes;
+  RemoveVersion13Fields(misread);
   MarkAsVersion(misread, 12);
-  std::stringstream misread_file(misread);
-  absl::StatusOr<Checkpoint> wrong = ReadCheckpoint<double>(misread_file, "misread.rff");
-  REQUIRE(wrong.ok());
+  const Checkpoint wrong = Read(misread);
   double largest_miss = 0;
   for (int t = 300; t < 320; ++t) {
     const std::vector<double> x = Input<double>(t);
-    CHECK(loaded->learner.Predict(x) == Approx(fed.learner.Predict(x)).epsilon(1e-9).margin(1e-12));
-    largest_miss = std::max(largest_miss, std::abs(wrong->learner.Predict(x) - fed.learner.Predict(x)));
+    const double expected = fed.learner.Predict(x);
+    CHECK(loaded.learner.Predict(x) == Approx(expected).epsilon(1e-9).margin(1e-12));
+    CHECK(resaved.learner.Predict(x) == loaded.learner.Predict(x));
+    largest_miss = std::max(largest_miss, std::abs(wrong.learner.Predict(x) - expected));
   }
   CHECK(largest_miss > 1e-3);
 }

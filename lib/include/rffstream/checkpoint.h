@@ -61,8 +61,8 @@ namespace rffstream {
 // 12: the factor form stores L (unit lower triangular) with D on its
 // diagonal, P = L D Lᵀ (older files' S converted once on loading).
 // 13: the phases fold the means of inputs near zero only; the others are
-// centred before the projection (FeatureMap::centres(); older files fold
-// every mean, and are read so).
+// centred before the projection, by the centres stored after the feature
+// scale (FeatureMap::centres(); older files fold every mean: no centres).
 inline constexpr std::uint32_t kCheckpointFormatVersion = 13;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;

@@ -50,7 +50,8 @@ class BasicFeatureMap {
   // Allocates nothing. A NaN in x is a missing value: it counts as the
   // input's mean (config().input_offset, or 0 when there is none), so after
   // standardization it contributes nothing. Inputs that are exactly zero
-  // cost nothing in Map() (one-hot and sparse inputs).
+  // cost nothing in Map() (one-hot and sparse inputs), but for centred
+  // ones (centres()), for which a value equal to the centre does.
   //
   // Every method below reads NaN inputs the same way.
   void Map(std::span<const double> x, std::span<Real> z) const noexcept;

@@ -91,7 +91,9 @@ struct FeatureMapConfig {
   // Optional affine input transform x' = (x - input_offset) / input_scale,
   // applied before the kernel (input standardization). Empty means the
   // identity; otherwise each has input_dimension entries. It is folded into
-  // the frequencies, so it costs nothing per sample.
+  // the frequencies, so it costs nothing per sample, but for the offsets of
+  // inputs farther from zero than their scale, which the map subtracts in
+  // double first (BasicFeatureMap::centres()).
   std::vector<double> input_offset;
   std::vector<double> input_scale;
   // With sampler == kLeverage only (see there); empty otherwise.

@@ -6,6 +6,7 @@
 #ifndef RFFSTREAM_INTERNAL_CHECKPOINT_ACCESS_H_
 #define RFFSTREAM_INTERNAL_CHECKPOINT_ACCESS_H_
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -15,7 +16,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "internal/byte_buffer.h"
-#include "internal/frequency_sampler.h"
 #include "rffstream/learner.h"
 
 namespace rffstream::internal {
@@ -31,6 +31,7 @@ class CheckpointAccess {
     writer.WriteArray(map.projection());
     writer.WriteArray(map.offsets());
     writer.Write<Real>(map.scale());
+    writer.WriteArray(map.centres());
     for (const BasicRls<Real>& engine : learner.rls_) engine.SaveState(writer);
     writer.Write<std::int64_t>(learner.samples_learned());
     writer.Write<std::int64_t>(learner.updates());
@@ -62,6 +63,19 @@ class CheckpointAccess {
     }
     if (absl::Status status = reader.ReadArray("phases", rows, offsets); !status.ok()) return status;
     if (absl::Status status = reader.Read("feature scale", scale); !status.ok()) return status;
+    // Before format 13 every mean was folded into the phases: no centres.
+    std::vector<double> centres(static_cast<std::size_t>(features.input_dimension), 0.0);
+    if (version >= 13) {
+      if (absl::Status status = reader.ReadArray("input centres", centres.size(), centres);
+          !status.ok()) {
+        return status;
+      }
+      for (const double centre : centres) {
+        if (!std::isfinite(centre)) {
+          return absl::DataLossError(absl::StrCat(reader.source(), ": an input centre is ", centre));
+        }
+      }
+    }
     // A damaged size must not make us allocate P before the bytes of P are
     // known to be there.
     const std::uint64_t dimension =
@@ -74,10 +88,6 @@ class CheckpointAccess {
                                               " features and ", outputs,
                                               " outputs need a larger RLS state"));
     }
-    // Before format 13 every mean was folded into the phases.
-    std::vector<double> centres = version >= 13
-                                      ? InputCentres(features)
-                                      : std::vector<double>(features.input_dimension, 0.0);
     BasicFeatureMap<Real> map(features, num_frequencies, std::move(projection), std::move(offsets),
                               scale, std::move(centres));
     BasicLearner<Real> learner(*std::move(config), std::move(map));

@@ -134,25 +134,14 @@ struct FeatureMapBlockKernel {
   static constexpr int kBatchesPerGroup = 2;
   static constexpr std::size_t kProjectionTileBytes = 512 * 1024;
 
+  // A group of rows' inputs, centred, rounded and filled once (Input()),
+  // waits on the stack for every pass of the projection over them, in
+  // chunks of at most this many values.
   static constexpr int kStagedValues = 16 * 1024 / static_cast<int>(sizeof(Real));
+  static constexpr int kChunkInputs = kStagedValues / kRowsPerGroup;
 
   static void MapBlock(const FeatureMapKernelArguments<Real>& map, const double* inputs, int rows,
                        int frequencies, Real* cos_out, Real* sin_out, std::size_t output_stride) {
-    // A group of rows' inputs, centred, rounded and filled once (Input()),
-    // waits on the stack for every pass of the projection over them; rows
-    // too long for that space go through Input() at every pass.
-    if (kRowsPerGroup * map.input_dimension <= kStagedValues) {
-      MapBlockOf<true>(map, inputs, rows, frequencies, cos_out, sin_out, output_stride);
-    } else {
-      MapBlockOf<false>(map, inputs, rows, frequencies, cos_out, sin_out, output_stride);
-    }
-  }
-
- private:
-  template <bool kStaged>
-  static void MapBlockOf(const FeatureMapKernelArguments<Real>& map, const double* inputs,
-                         int rows, int frequencies, Real* cos_out, Real* sin_out,
-                         std::size_t output_stride) {
     const int d = map.input_dimension;
     // The arguments go into the output (the sines' half for the pair map),
     // then sin/cos replace them in place, as in the single-sample map.
@@ -163,20 +152,25 @@ struct FeatureMapBlockKernel {
     const int tile = std::max(
         kStep, static_cast<int>(kProjectionTileBytes / (sizeof(Real) * d)) / kStep * kStep);
     const int grouped_rows = rows / kRowsPerGroup * kRowsPerGroup;
-    alignas(64) Real staged[kStaged ? kStagedValues : 1];
+    alignas(64) Real staged[kStagedValues];
     for (int tile_first = 0; tile_first < frequencies; tile_first += tile) {
       const int tile_end = std::min(frequencies, tile_first + tile);
       for (int row = 0; row < grouped_rows; row += kRowsPerGroup) {
         const double* x = inputs + static_cast<std::size_t>(row) * d;
-        if constexpr (kStaged) {
+        Real* const row_arguments = arguments + static_cast<std::size_t>(row) * output_stride;
+        // Wide inputs in chunks: the sums go to the output between them and
+        // come back, each still one Real, so the bits stay Map()'s.
+        for (int chunk_first = 0; chunk_first < d; chunk_first += kChunkInputs) {
+          const int chunk = std::min(kChunkInputs, d - chunk_first);
           for (int r = 0; r < kRowsPerGroup; ++r) {
-            for (int j = 0; j < d; ++j) staged[r * d + j] = map.Input(x + r * d, j);
+            for (int j = 0; j < chunk; ++j) {
+              staged[r * chunk + j] = map.Input(x + r * d, chunk_first + j);
+            }
           }
-        }
-        for (int i = tile_first; i < tile_end; i += kStep) {
-          ProjectGroup<kStaged>(map, staged, x, i, tile_end,
-                                 arguments + static_cast<std::size_t>(row) * output_stride,
-                                 output_stride);
+          for (int i = tile_first; i < tile_end; i += kStep) {
+            ProjectGroup(map, staged, chunk_first, chunk, i, tile_end, row_arguments,
+                         output_stride);
+          }
         }
         // sin/cos in place over the tile of each row, while it is in cache.
         for (int r = 0; r < kRowsPerGroup; ++r) {
@@ -198,27 +192,34 @@ struct FeatureMapBlockKernel {
     }
   }
 
-  // The arguments of the kRowsPerGroup rows from `x` (`staged`) at one step of
-  // frequencies from `first`, into each row's `arguments` (rows
-  // `output_stride` apart) below `tile_end`. Rows are padded to whole batches
-  // plus one (PaddedLength), so the loads of a partial last pair of batches
-  // stay in bounds.
-  template <bool kStaged>
+ private:
+  // The arguments of the kRowsPerGroup rows whose inputs chunk_first ..
+  // chunk_first + chunk - 1 are `staged` (a row of `chunk` values each) at
+  // one step of frequencies from `first`, into each row's `arguments` (rows
+  // `output_stride` apart) below `tile_end`: from the phases for the first
+  // chunk, else from what the chunk before stored there. Rows are padded to
+  // whole batches plus one (PaddedLength), so the loads of a partial last
+  // pair of batches stay in bounds.
   static void ProjectGroup(const FeatureMapKernelArguments<Real>& map, const Real* staged,
-                           const double* x, int first, int tile_end, Real* arguments,
+                           int chunk_first, int chunk, int first, int tile_end, Real* arguments,
                            std::size_t output_stride) {
-    const int d = map.input_dimension;
     Batch argument[kRowsPerGroup][kBatchesPerGroup];
     for (int b = 0; b < kBatchesPerGroup; ++b) {
-      const Batch offset = Batch::load_unaligned(map.offsets + first + b * kLanes);
-      for (int r = 0; r < kRowsPerGroup; ++r) argument[r][b] = offset;
+      const int batch_first = first + b * kLanes;
+      const Batch offset = Batch::load_unaligned(map.offsets + batch_first);
+      for (int r = 0; r < kRowsPerGroup; ++r) {
+        argument[r][b] = chunk_first == 0 || batch_first >= tile_end
+                             ? offset
+                             : Sums(arguments + static_cast<std::size_t>(r) * output_stride,
+                                    batch_first, std::min(kLanes, tile_end - batch_first));
+      }
     }
-    for (int j = 0; j < d; ++j) {
-      const Real* weights = map.transposed_projection + j * map.stride + first;
+    for (int j = 0; j < chunk; ++j) {
+      const Real* weights = map.transposed_projection + (chunk_first + j) * map.stride + first;
       Batch weight[kBatchesPerGroup];
       for (int b = 0; b < kBatchesPerGroup; ++b) weight[b] = Batch::load_unaligned(weights + b * kLanes);
       for (int r = 0; r < kRowsPerGroup; ++r) {
-        const Batch input(kStaged ? staged[r * d + j] : map.Input(x + r * d, j));
+        const Batch input(staged[r * chunk + j]);
         for (int b = 0; b < kBatchesPerGroup; ++b) {
           argument[r][b] = xsimd::fma(input, weight[b], argument[r][b]);
         }
@@ -234,6 +235,15 @@ struct FeatureMapBlockKernel {
                    argument[r][b]);
       }
     }
+  }
+
+  // The `lanes` sums a chunk stored at row_arguments + batch_first (Put's
+  // counterpart: a partial batch is not read past its end).
+  static Batch Sums(const Real* row_arguments, int batch_first, int lanes) {
+    if (lanes == kLanes) return Batch::load_unaligned(row_arguments + batch_first);
+    alignas(64) Real buffer[kLanes] = {};
+    std::copy_n(row_arguments + batch_first, lanes, buffer);
+    return Batch::load_aligned(buffer);
   }
 };
 

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
-#include "rffstream/ridge_by_gcv.h"
 
 namespace rffstream {
 
@@ -67,12 +68,21 @@ void RidgeFollower<Real>::MaybeRechoose(std::int64_t line, BasicLearner<Real>& l
   const double ridge = learner.config().ridge;
   const auto dimension = static_cast<std::size_t>(learner.rls().dimension());
   for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] -= ridge;
-  const double chosen = BestRidge(form->information, form->target_sums, ridge,
-                                  ReliableCandidates(ridge, dimension));
-  if (chosen == ridge) return;
+  // float32's G, recovered from its factor, hides residuals below about
+  // 10⁻⁷ of Σ y² (a stream fitted closely scores 0 at every ridge); its
+  // noise sums, Σ e²/c = RSS + λ‖w‖² with β = 1, tell them.
+  std::vector<double> costs;
+  if constexpr (std::is_same_v<Real, float>) costs = form->noise_sums;
+  const std::optional<RidgeChoice> choice =
+      Gaining(form->information, form->target_sums, ridge, ReliableCandidates(ridge, dimension),
+              costs);
+  if (!choice.has_value() || choice->ridge == ridge) return;
+  const double chosen = choice->ridge;
   // The form at hand takes the new ridge (as SetRidge would, which would
-  // recover the form from the state again: O(D³) saved).
+  // recover the form from the state again: O(D³) saved), and the noise
+  // sums that ridge's cost, so that they keep telling it.
   for (std::size_t i = 0; i < dimension; ++i) form->information[i * dimension + i] += chosen;
+  if (!costs.empty()) form->noise_sums = choice->regularized_costs;
   if (learner.SetInformationForm(*form, learner.samples_learned(), chosen).ok()) {
     state_.changes.push_back({line, state_.samples, ridge, chosen});
   }
@@ -82,14 +92,25 @@ template <class Real>
 double RidgeFollower<Real>::BestRidge(std::span<const double> gram,
                                       std::span<const double> target_sums, double ridge,
                                       std::span<const double> candidates) const {
-  absl::StatusOr<RidgeChoice> choice = ChooseRidgeByGcv(gram, target_sums, state_.target_squares,
-                                                        state_.samples, ridge, candidates);
+  const std::optional<RidgeChoice> choice = Gaining(gram, target_sums, ridge, candidates, {});
+  return choice.has_value() ? choice->ridge : ridge;
+}
+
+template <class Real>
+std::optional<RidgeChoice> RidgeFollower<Real>::Gaining(
+    std::span<const double> gram, std::span<const double> target_sums, double ridge,
+    std::span<const double> candidates, std::span<const double> current_costs) const {
+  absl::StatusOr<RidgeChoice> choice =
+      ChooseRidgeByGcv(gram, target_sums, state_.target_squares, state_.samples, ridge,
+                       candidates, current_costs);
   // A change must gain more than kMinimumGain: GCV's curve is flat near its
   // least, where the rounding of another build (or another machine's
   // eigensolver) could flip the choice, and a negligible gain is no reason
   // to move.
-  if (!choice.ok() || !(choice->score < (1 - kMinimumGain) * choice->current_score)) return ridge;
-  return choice->ridge;
+  if (!choice.ok() || !(choice->score < (1 - kMinimumGain) * choice->current_score)) {
+    return std::nullopt;
+  }
+  return *std::move(choice);
 }
 
 template <class Real>

@@ -27,11 +27,13 @@
 #define RFFSTREAM_STREAM_RIDGE_FOLLOWER_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "rffstream/checkpoint.h"
 #include "rffstream/learner.h"
+#include "rffstream/ridge_by_gcv.h"
 
 namespace rffstream {
 
@@ -84,6 +86,12 @@ class RidgeFollower {
   // gains more than kMinimumGain or GCV cannot judge.
   double BestRidge(std::span<const double> gram, std::span<const double> target_sums,
                    double ridge, std::span<const double> candidates) const;
+  // GCV's choice, when it gains more than kMinimumGain (current_costs: as
+  // ChooseRidgeByGcv's).
+  std::optional<RidgeChoice> Gaining(std::span<const double> gram,
+                                     std::span<const double> target_sums, double ridge,
+                                     std::span<const double> candidates,
+                                     std::span<const double> current_costs) const;
   // The choice that was due was made elsewhere: with the bandwidth's
   // (bandwidth_follower.h), on the lines themselves, or at a merge of
   // data-parallel ranks. The ridge went from `from` to `to` (recorded when
