@@ -59,9 +59,15 @@ TEST_CASE("The ridge is chosen again as the stream grows", "[app][ridge_follower
   const std::string back = changes.substr(changes.find("-> ", restart) + 3);
   CHECK(back.substr(0, window_ridge.size()) == window_ridge);
 
-  // float32 chooses too, as float64 does, on a stream whose noise is well
-  // above float32's rounding (on the smooth one above it finds no gain of
-  // 1 % beyond its window's ridge).
+  // float32 chooses as float64 does: on the README's Mackey–Glass series,
+  // fitted to 10⁻⁸ of its targets' squares, below what float32's Gram
+  // resolves (its noise sums tell the residuals), and on a noisy stream.
+  const RunResult series = RunApp("generate --series=mackey-glass --samples=2000", "");
+  REQUIRE(series.exit_code == 0);
+  const RunResult fitted = RunApp("learn --features=256 --precision=float32", series.out);
+  REQUIRE(fitted.exit_code == 0);
+  CHECK(RidgeLine(fitted.err).find(": line 1024 (1024 samples) 0.0001 -> 1e-06") !=
+        std::string::npos);
   const std::string noisy = FriedmanCsv(4000, 16);
   const RunResult wide = RunApp("learn --features=64", noisy);
   const RunResult single = RunApp("learn --features=64 --precision=float32", noisy);
