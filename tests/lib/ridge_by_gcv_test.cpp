@@ -65,6 +65,32 @@ TEST_CASE("GCV from sufficient statistics equals its definition on the data", "[
     double current = 0;
     for (int k = 0; k < outputs; ++k) current += DefinitionGcv(z, y.col(k), 0.1);
     CHECK(choice->current_score == Approx(current).epsilon(tolerance));
+    // The least regularized cost at the chosen ridge, RSS + r‖w‖² (what an
+    // RLS model's noise sums hold) ...
+    const auto cost = [&](double ridge, int k) {
+      const Eigen::VectorXd w =
+          (z.transpose() * z + ridge * Eigen::MatrixXd::Identity(dimension, dimension))
+              .ldlt()
+              .solve(z.transpose() * y.col(k));
+      return (y.col(k) - z * w).squaredNorm() + ridge * w.squaredNorm();
+    };
+    REQUIRE(choice->regularized_costs.size() == static_cast<std::size_t>(outputs));
+    std::vector<double> current_costs, wrong_costs;
+    for (int k = 0; k < outputs; ++k) {
+      CHECK(choice->regularized_costs[k] == Approx(cost(best_ridge, k)).epsilon(tolerance));
+      current_costs.push_back(cost(0.1, k));
+      wrong_costs.push_back(2 * cost(0.1, k) + 1);
+    }
+    // ... and the model's costs at the current ridge as the residuals'
+    // anchor: the same choice; costs that disagree with Σ y² are not used.
+    for (const std::vector<double>& costs : {current_costs, wrong_costs}) {
+      absl::StatusOr<RidgeChoice> anchored = ChooseRidgeByGcv(
+          std::span<const double>(gram.data(), gram.size()),
+          std::span<const double>(sums.data(), sums.size()), squares, rows, 0.1, candidates, costs);
+      REQUIRE(anchored.ok());
+      CHECK(anchored->ridge == best_ridge);
+      CHECK(anchored->score == Approx(best).epsilon(tolerance));
+    }
   }
 }
 
