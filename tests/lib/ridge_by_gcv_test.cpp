@@ -69,7 +69,7 @@ TEST_CASE("GCV from sufficient statistics equals its definition on the data", "[
     // RLS model's noise sums hold) ...
     const auto cost = [&](double ridge, int k) {
       const Eigen::VectorXd w =
-          (z.transpose() * z + ridge * Eigen::MatrixXd::Identity(dimension, dimension))
+          (z.transpose() * z + ridge * Eigen::MatrixXd::Identity(z.cols(), z.cols()))
               .ldlt()
               .solve(z.transpose() * y.col(k));
       return (y.col(k) - z * w).squaredNorm() + ridge * w.squaredNorm();
