@@ -20,7 +20,7 @@ MODEL_DEFAULTS = {
     "forget": "auto",
     "map": "phase",
     "sampler": "iid",
-    "precision": "float64",
+    "precision": "float32",
     "seed": 1,
     "lengthscale": None,
     "lengthscales": None,

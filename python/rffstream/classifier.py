@@ -48,7 +48,7 @@ class Classifier(StreamingEstimator):
     _estimator_type = "classifier"
 
     def __init__(self, classes=None, features=256, kernel="gaussian", gamma="auto", ridge="auto",
-                 forget="auto", map="phase", sampler="iid", precision="float64", seed=1,
+                 forget="auto", map="phase", sampler="iid", precision="float32", seed=1,
                  lengthscale=None, lengthscales=None, intercept=True, standardize=None,
                  loss="squared", max_model_memory_mb=0, block=DEFAULT_BLOCK):
         self._keep_parameters(locals())

@@ -33,7 +33,7 @@ class Regressor(StreamingEstimator):
     _estimator_type = "regressor"
 
     def __init__(self, features=256, kernel="gaussian", gamma="auto", ridge="auto", forget="auto",
-                 map="phase", sampler="iid", precision="float64", seed=1, lengthscale=None,
+                 map="phase", sampler="iid", precision="float32", seed=1, lengthscale=None,
                  lengthscales=None, intercept=True, standardize=None, loss="squared",
                  max_model_memory_mb=0, block=DEFAULT_BLOCK):
         self._keep_parameters(locals())

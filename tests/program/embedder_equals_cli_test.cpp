@@ -73,11 +73,11 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
     int standardize = rffstream::ModelOptions().standardize;
     std::int64_t max_line_bytes = rffstream::InputOptions().max_line_bytes;
   };
-  for (const Case& c : {Case{"", rffstream::Precision::kFloat64, 1},
-                        Case{"--precision=float32 --block=8", rffstream::Precision::kFloat32, 8},
+  for (const Case& c : {Case{"", rffstream::Precision::kFloat32, 1},
+                        Case{"--precision=float64 --block=8", rffstream::Precision::kFloat64, 8},
                         // Options an embedder sets weigh as flags do: the window is 100 lines.
                         Case{"--standardize=100 --max_line_bytes=4096",
-                             rffstream::Precision::kFloat64, 1, 100, 4096}}) {
+                             rffstream::Precision::kFloat32, 1, 100, 4096}}) {
     INFO(c.flags);
     TempDir dir;
     const std::string csv = CityCsv(3000);
@@ -102,7 +102,8 @@ TEST_CASE("An embedder's Stream builds the model `rffstream learn` builds, to th
     REQUIRE((*stream)->Finish().ok());
     REQUIRE((*stream)->Save(dir.File("embedded.rff")).ok());
 
-    CHECK((*stream)->bytes_per_number() == (c.block == 1 ? 8 : 4));
+    const int bytes_per_number = c.precision == rffstream::Precision::kFloat64 ? 8 : 4;
+    CHECK((*stream)->bytes_per_number() == bytes_per_number);
     CHECK((*stream)->samples_learned() == (c.max_line_bytes == 4096 ? 3000 : 3001));
     CHECK(sink.lines == cli.out);
     CHECK(ReadBytes(dir.File("embedded.rff")) == ReadBytes(dir.File("cli.rff")));

@@ -28,19 +28,17 @@ std::string StrayIndexLibsvm() {
 TEST_CASE("The memory estimate counts the warm-up window's rows, before they are made",
           "[app][memory][errors]") {
   // Model: 2 x 256 x 20000 doubles (78 MiB); the window: 401 x 20001 (61 MiB).
+  const std::string learn = "learn --quiet --precision=float64 --format=libsvm ";
   const RunResult refused =
-      RunApp("learn --quiet --format=libsvm --gamma=0.1 --ridge=0.01 --max_model_memory_mb=120",
-             StrayIndexLibsvm());
+      RunApp(learn + "--gamma=0.1 --ridge=0.01 --max_model_memory_mb=120", StrayIndexLibsvm());
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("the model would take about 140 MiB") != std::string::npos);
   CHECK(refused.err.find("401 rows of the warm-up window") != std::string::npos);
   // Choosing the settings on the window is counted too.
-  const RunResult tuned = RunApp("learn --quiet --format=libsvm --max_model_memory_mb=160",
-                                 StrayIndexLibsvm());
+  const RunResult tuned = RunApp(learn + "--max_model_memory_mb=160", StrayIndexLibsvm());
   CHECK(tuned.exit_code == 2);
   CHECK(tuned.err.find("and choosing settings on it") != std::string::npos);
-  CHECK(RunApp("learn --quiet --format=libsvm --gamma=0.1 --ridge=0.01 --max_model_memory_mb=160",
-               StrayIndexLibsvm())
+  CHECK(RunApp(learn + "--gamma=0.1 --ridge=0.01 --max_model_memory_mb=160", StrayIndexLibsvm())
             .exit_code == 0);
 }
 

@@ -18,7 +18,7 @@ TEST_CASE("mpirun --forget=auto: a change seen by a rank restarts the shared mod
   TempDir dir;
   const std::string input = dir.File("switch.csv");
   std::ofstream(input) << SwitchingCsv(8000, 4000);
-  const std::string flags = " --features=32 --gamma=1 --ridge=0.01 --input=" + input;
+  const std::string flags = " --precision=float64 --features=32 --gamma=1 --ridge=0.01 --input=" + input;
   // One rank restarts where one process does, and the merge keeps just that.
   const std::string single = dir.File("single.rff"), merged = dir.File("merged.rff");
   const RunResult alone = RunApp("learn" + flags + " --predictions=" + dir.File("alone.txt") +
@@ -91,7 +91,7 @@ TEST_CASE("mpirun --forget=auto: a change seen by a rank restarts the shared mod
   std::string first_half, second_half;
   for (std::size_t t = 0; t < lines.size(); ++t) (t < 3000 ? first_half : second_half) += lines[t] + "\n";
   std::ofstream(rest) << second_half;
-  REQUIRE(RunApp("learn --quiet --features=32 --gamma=1 --ridge=0.01 --save=" + base, first_half)
+  REQUIRE(RunApp("learn --quiet --precision=float64 --features=32 --gamma=1 --ridge=0.01 --save=" + base, first_half)
               .exit_code == 0);
   REQUIRE(RunMpi(2, "learn --quiet --load=" + base + " --input=" + rest + " --save=" + merged)
               .exit_code == 0);
@@ -111,7 +111,7 @@ TEST_CASE("mpirun --forget=auto: ranks that read files of their own do not watch
   for (std::size_t t = 0; t < lines.size(); ++t) (t < 4000 ? old_regime : new_regime) += lines[t] + "\n";
   std::ofstream(dir.File("part-0.csv")) << old_regime;
   std::ofstream(dir.File("part-1.csv")) << new_regime;
-  const std::string flags = " --features=32 --gamma=1 --ridge=0.01 --sync_every=200 --input=" +
+  const std::string flags = " --precision=float64 --features=32 --gamma=1 --ridge=0.01 --sync_every=200 --input=" +
                             dir.File("part-%r.csv");
   const std::string tracked = dir.File("auto.rff"), fixed = dir.File("fixed.rff");
   const RunResult run = RunMpi(2, "learn" + flags + " --save=" + tracked);

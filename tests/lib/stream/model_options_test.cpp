@@ -60,7 +60,7 @@ TEST_CASE("Automatic choices and outputs follow the options", "[model_options]")
 TEST_CASE("Options set away from their defaults count as given, as flags do", "[model_options]") {
   ModelOptions model;
   model.gamma = 0.5;
-  model.precision = Precision::kFloat32;
+  model.precision = Precision::kFloat64;
   model.standardize = 100;
   model.given.Add("ridge");  // named at its default: stays given
   NoteChangedOptions(model);

@@ -40,7 +40,7 @@ TEST_CASE("The defaults print as the command line's flags spell them", "[option_
   CHECK(ModelOptionText(defaults, "gamma") == "auto");
   CHECK(ModelOptionText(defaults, "ridge") == "auto");
   CHECK(ModelOptionText(defaults, "forget") == "auto");
-  CHECK(ModelOptionText(defaults, "precision") == "float64");
+  CHECK(ModelOptionText(defaults, "precision") == "float32");
   CHECK(ModelOptionText(defaults, "loss") == "squared");
 }
 

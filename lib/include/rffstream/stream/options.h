@@ -80,7 +80,7 @@ struct ModelOptions {
   std::optional<double> forget;
   bool intercept = true;
   std::uint64_t seed = 1;
-  Precision precision = Precision::kFloat64;
+  Precision precision = Precision::kFloat32;
   Loss loss = Loss::kSquared;
   std::int64_t max_model_memory_mb = 0;  // 0 = half the physical memory
   int standardize = kDefaultWarmUpLines;
