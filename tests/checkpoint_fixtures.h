@@ -91,7 +91,32 @@ void RemoveInputCentresOfFile(std::string& bytes) {
   RemoveInputCentres(bytes, read->learner.feature_map());
 }
 
+// Removes what version 14 added, for files of version 13 made from new
+// ones: the targets' range before the checksum, two arrays of n doubles
+// (a u64 count n and the numbers each; n = 0 when nothing was learned or
+// for a classifier); the bytes are marked as version 13.
+inline void RemoveVersion14Fields(std::string& bytes) {
+  std::uint32_t version = 0;
+  std::memcpy(&version, bytes.data() + 8, sizeof(version));
+  if (version < 14) return;
+  constexpr std::size_t kChecksumBytes = 4, kCountBytes = 8;
+  const std::size_t end = bytes.size() - kChecksumBytes;
+  for (std::uint64_t n = 0; n < 64; ++n) {
+    const std::size_t array_bytes = kCountBytes + n * sizeof(double);
+    if (2 * array_bytes > end) break;
+    std::uint64_t lows = 0, highs = 0;
+    std::memcpy(&highs, bytes.data() + end - array_bytes, kCountBytes);
+    std::memcpy(&lows, bytes.data() + end - 2 * array_bytes, kCountBytes);
+    if (lows != n || highs != n) continue;
+    bytes.erase(end - 2 * array_bytes, 2 * array_bytes);
+    MarkAsVersion(bytes, 13);
+    return;
+  }
+  FAIL("no target range at the end of the checkpoint");
+}
+
 inline void RemoveVersion13Fields(std::string& bytes) {
+  RemoveVersion14Fields(bytes);
   std::uint32_t version = 0, real_bytes = 0;
   std::memcpy(&version, bytes.data() + 8, sizeof(version));
   std::memcpy(&real_bytes, bytes.data() + 16, sizeof(real_bytes));

@@ -25,6 +25,9 @@ ABSL_FLAG(int, block, 1,
 ABSL_FLAG(bool, variance, false,
           "write a second column: the predictive variance sigma^2 (1 + z'Pz), sigma^2 "
           "estimated online (nan, unknown, until the first sample is learned)");
+ABSL_FLAG(bool, clip_predictions, true,
+          "keep a regression's predictions within the range of the targets learned, widened by "
+          "half its width on each side (false: the model's raw answers)");
 ABSL_FLAG(bool, tune_report, false,
           "with --gamma=auto or --ridge=auto: print the leave-one-out error of every grid point "
           "the choice was made from");
@@ -63,6 +66,7 @@ absl::StatusOr<StreamOptions> StreamOptionsFromFlags() {
   output.block = absl::GetFlag(FLAGS_block);
   output.block_given = IsSetByUser(FLAGS_block);
   output.variance = absl::GetFlag(FLAGS_variance);
+  output.clip_predictions = absl::GetFlag(FLAGS_clip_predictions);
   output.tune_report = absl::GetFlag(FLAGS_tune_report);
   CheckpointOptions& checkpoint = options.checkpoint;
   checkpoint.load = absl::GetFlag(FLAGS_load);

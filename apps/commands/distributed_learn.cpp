@@ -67,9 +67,9 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
 }
 
 // Rank 0's model, the start of every other rank: its metrics are rank 0's;
-// the ridge follower's sums are where every rank's count starts from; the
-// lines the bandwidth follower keeps are rank 0's (every other rank keeps
-// its own from here).
+// the targets' range is the window's; the ridge follower's sums are where
+// every rank's count starts from; the lines the bandwidth follower keeps
+// are rank 0's (every other rank keeps its own from here).
 template <class Real>
 BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
   const Task& task = checkpoint.record.task;
@@ -78,6 +78,7 @@ BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
   record.bandwidth_follow = std::move(checkpoint.record.bandwidth_follow);
   record.bandwidth_follow.inputs.clear();
   record.bandwidth_follow.targets.clear();
+  record.target_range = std::move(checkpoint.record.target_range);  // the window's targets
   checkpoint.record = std::move(record);
   return checkpoint;
 }

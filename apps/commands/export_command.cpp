@@ -20,7 +20,9 @@ absl::Status Export(const std::string& path, bool covariance) {
   // Through stdio, whose errors keep their errno (std::cout's do not).
   std::ostringstream json;
   ExportJson(checkpoint->learner, json,
-             {.include_covariance = covariance, .task = &checkpoint->record.task});
+             {.include_covariance = covariance,
+              .task = &checkpoint->record.task,
+              .target_range = &checkpoint->record.target_range});
   const std::string text = json.str();
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
     return WriteFailure("standard output", errno);

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -52,6 +53,7 @@
 #include "rffstream/ridge_by_gcv.h"
 #include "rffstream/rls.h"
 #include "rffstream/stream/stream_pipeline.h"
+#include "rffstream/target_range.h"
 
 namespace rffstream::app {
 
@@ -136,6 +138,7 @@ class InformationDeltaSync {
     }
     message_.push_back(active ? 1.0 : 0.0);
     world.Sum(message_);
+    IncludeEveryRanksTargets(model, world);
     const std::size_t information = total_.information.size();
     const std::size_t targets = total_.target_sums.size();
     if (forgetting_ != 1.0) {  // the total decays to the merge's clock
@@ -179,6 +182,18 @@ class InformationDeltaSync {
   double seconds() const { return seconds_; }
 
  private:
+  // The targets every rank learned: each rank's answers are clipped to them
+  // from here on, and the saved model keeps them.
+  static void IncludeEveryRanksTargets(ModelStage<Real>& model, const MpiWorld& world) {
+    const TargetRange& range = model.target_range();
+    std::vector<double> lows(range.lows().size()), highs(range.highs().size());
+    for (std::size_t output = 0; output < lows.size(); ++output) {
+      lows[output] = -world.Max(-range.lows()[output]);
+      highs[output] = world.Max(range.highs()[output]);
+    }
+    model.IncludeTargetRange(TargetRange::FromBounds(std::move(lows), std::move(highs)));
+  }
+
   // The choices that fell due at this merge, as in one process: the
   // bandwidth's on every rank's kept lines (the model rebuilt with it, the
   // total recovered from it), else the ridge's. Every rank calls it at the

@@ -26,6 +26,7 @@ struct OutputOptions {
   int block = 1;
   bool block_given = false;
   bool variance = false;
+  bool clip_predictions = true;  // within the learned targets' widened range
   bool tune_report = false;
 };
 

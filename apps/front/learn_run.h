@@ -124,6 +124,7 @@ class LearnRun {
     settings.block_size = mode == RunMode::kLearn ? options.output.block : 1;
     settings.threads = options.parallel.threads;
     settings.with_variance = options.output.variance;
+    settings.clip_predictions = options.output.clip_predictions;
     settings.input_name = input_name;
     settings.quiet = options.output.quiet;
     settings.tune_report = options.output.tune_report;

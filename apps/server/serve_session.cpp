@@ -24,6 +24,7 @@ PipelineSettings SettingsFor(const StreamOptions& options, int bytes_per_number)
   settings.block_size = ServeBlockSize(options, bytes_per_number);
   settings.threads = options.parallel.threads;
   settings.with_variance = options.output.variance;
+  settings.clip_predictions = options.output.clip_predictions;
   settings.warm_up_answers = WarmUpAnswers::kAtArrival;
   settings.input_name = "serve";
   settings.tune_report = options.output.tune_report;

@@ -181,6 +181,12 @@ absl::Status MergeRecords(std::span<const NamedCheckpoint<Real>> shards,
   }
   record.classification =
       ClassificationMetrics(start_record.classification.num_classes(), std::move(confusion));
+  // The targets every shard learned, and the base's.
+  record.target_range = TargetRange(start_record.task.is_classifier() ? 0 : start_record.task.num_outputs());
+  record.target_range.Include(start_record.target_range);
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    record.target_range.Include(shard.checkpoint->record.target_range);
+  }
   return absl::OkStatus();
 }
 

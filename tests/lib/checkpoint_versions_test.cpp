@@ -65,6 +65,7 @@ std::string WithTriangle(const BasicLearner<Real>& learner, const std::vector<Re
   std::stringstream written;
   REQUIRE(WriteCheckpoint(written, learner, CheckpointRecord{DefaultTask(learner.config())}).ok());
   std::string bytes = written.str();
+  RemoveVersion14Fields(bytes);
   RemoveInputCentres(bytes, learner.feature_map());  // no format that held this had them
   const std::uint64_t count = triangle.size();
   const std::string count_bytes(reinterpret_cast<const char*>(&count), sizeof(count));

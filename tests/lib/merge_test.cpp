@@ -38,6 +38,7 @@ struct Model {
   explicit Model(const LearnerConfig& config)
       : checkpoint{*BasicLearner<Real>::Create(config), CheckpointRecord{DefaultTask(config)}} {
     checkpoint.record.further_targets.resize(static_cast<std::size_t>(config.num_outputs - 1));
+    checkpoint.record.target_range = TargetRange(config.num_outputs);
   }
 
   void Learn(int t) {
@@ -48,6 +49,7 @@ struct Model {
     REQUIRE(checkpoint.learner.LearnOutputs(x, y, priors));
     checkpoint.record.metrics.Add(priors[0], y[0]);
     for (int k = 1; k < outputs; ++k) checkpoint.record.further_targets[k - 1].Add(priors[k], y[k]);
+    checkpoint.record.target_range.Add(y64);
   }
 
   BasicCheckpoint<Real> checkpoint;
@@ -97,6 +99,8 @@ TEST_CASE("Shards merge into the model that learned all their samples", "[merge]
   CHECK(merged->record.metrics.sum_squared_error() == Approx(expected.sum_squared_error()));
   REQUIRE(merged->record.further_targets.size() == 1);
   CHECK(merged->record.further_targets[0].count() == 1000);
+  // The targets' range of every shard's lines, output by output.
+  CHECK(merged->record.target_range == all.checkpoint.record.target_range);
   // The merged model learns on as the single one does.
   Model<double> continued(ShardConfig(kOutputs));
   continued.checkpoint = *std::move(merged);
@@ -126,6 +130,7 @@ TEST_CASE("Shards that started from a common base merge without counting it twic
   CHECK(LargestRelativeDifference(merged->learner, all.checkpoint.learner) < 1e-9);
   CHECK(merged->learner.samples_learned() == 900);
   CHECK(merged->record.metrics.count() == 900);
+  CHECK(merged->record.target_range == all.checkpoint.record.target_range);
   // Without the base, its samples would count once per shard.
   absl::StatusOr<Checkpoint> doubled = MergeCheckpoints<double>(named);
   REQUIRE(doubled.ok());

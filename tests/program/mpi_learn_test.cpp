@@ -234,6 +234,29 @@ TEST_CASE("mpirun, float32 (the default): the ranks end at one process's model t
   }
 }
 
+TEST_CASE("mpirun: the saved model's targets' range is every rank's", "[app][mpi][clip]") {
+  TempDir dir;
+  // Rank 1's targets are rank 0's raised by 10.
+  std::string raised;
+  for (const std::string& line : Lines(SmoothCsv(400))) {
+    const std::size_t comma = line.rfind(',');
+    raised += line.substr(0, comma + 1) + std::to_string(std::stod(line.substr(comma + 1)) + 10) + "\n";
+  }
+  std::ofstream(dir.File("part-0.csv")) << SmoothCsv(400);
+  std::ofstream(dir.File("part-1.csv")) << raised;
+  const std::string merged = dir.File("merged.rff");
+  REQUIRE(RunMpi(2, "learn --quiet --features=32 --input=" + dir.File("part-%r.csv") +
+                        " --save=" + merged)
+              .exit_code == 0);
+  const RunResult exported = RunApp("export --load=" + merged, "");
+  REQUIRE(exported.exit_code == 0);
+  const std::size_t at = exported.out.find("\"target_range\": [[");
+  REQUIRE(at != std::string::npos);
+  const std::string bounds = exported.out.substr(at + 18);
+  CHECK(std::stod(bounds) < 0);  // rank 0's lowest, sin t (1 + cos 0.07 t) < 0
+  CHECK(std::stod(bounds.substr(bounds.find(',') + 1)) > 10);  // rank 1's highest
+}
+
 TEST_CASE("mpirun --classes: one summary with every rank's confusion counts", "[app][mpi]") {
   TempDir dir;
   const std::string input = dir.File("classes.csv");

@@ -41,6 +41,7 @@
 #include "rffstream/classification_metrics.h"
 #include "rffstream/learner.h"
 #include "rffstream/regression_metrics.h"
+#include "rffstream/target_range.h"
 #include "rffstream/task.h"
 
 namespace rffstream {
@@ -63,7 +64,9 @@ namespace rffstream {
 // 13: the phases fold the means of inputs near zero only; the others are
 // centred before the projection, by the centres stored after the feature
 // scale (FeatureMap::centres(); older files fold every mean: no centres).
-inline constexpr std::uint32_t kCheckpointFormatVersion = 13;
+// 14: the range of the targets learned, which answers are clipped to
+// (rffstream/target_range.h; older files start an empty one).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 14;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 
@@ -149,6 +152,9 @@ struct CheckpointRecord {
   RidgeFollowState ridge_follow = {};
   DriftTrackingState drift_tracking = {};
   BandwidthFollowState bandwidth_follow = {};
+  // A regression's learned targets (format 14 on; empty before, and for a
+  // classifier).
+  TargetRange target_range = {};
 };
 
 template <class Real>

@@ -22,6 +22,7 @@
 #include <ostream>
 
 #include "rffstream/learner.h"
+#include "rffstream/target_range.h"
 #include "rffstream/task.h"
 
 namespace rffstream {
@@ -34,6 +35,10 @@ struct JsonExportOptions {
   // columns: their order, the text (category) columns' hashed buckets, and
   // what a missing value becomes.
   const Task* task = nullptr;
+  // When given and not empty, "target_range": per output [low, high], the
+  // targets learned; `rffstream` keeps a regression's predictions within
+  // [low - w/2, high + w/2], w = high - low (rffstream/target_range.h).
+  const TargetRange* target_range = nullptr;
 };
 
 template <class Real>

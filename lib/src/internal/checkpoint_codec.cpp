@@ -79,6 +79,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   WriteRidgeFollowState(writer, record.ridge_follow);
   WriteDriftTrackingState(writer, record.drift_tracking);
   WriteBandwidthFollowState(writer, record.bandwidth_follow);
+  WriteTargetRange(writer, record.target_range);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -231,6 +232,11 @@ absl::StatusOr<CheckpointRecord> ReadRecord(ByteReader& reader, std::uint32_t ve
     absl::StatusOr<BandwidthFollowState> read = ReadBandwidthFollowState(reader, version, record.task);
     if (!read.ok()) return read.status();
     record.bandwidth_follow = *std::move(read);
+  }
+  if (version >= 14) {
+    absl::StatusOr<TargetRange> read = ReadTargetRange(reader, record.task);
+    if (!read.ok()) return read.status();
+    record.target_range = *std::move(read);
   }
   return record;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -233,6 +234,29 @@ absl::StatusOr<RidgeFollowState> ReadRidgeFollowState(ByteReader& reader, int nu
     return absl::DataLossError(absl::StrCat(reader.source(), ": impossible ridge follow state"));
   }
   return state;
+}
+
+void WriteTargetRange(ByteWriter& writer, const TargetRange& range) {
+  // Nothing learned yet: no bounds (a checkpoint holds no infinity).
+  const std::vector<double> none;
+  writer.WriteArray<double>(range.empty() ? none : range.lows());
+  writer.WriteArray<double>(range.empty() ? none : range.highs());
+}
+
+absl::StatusOr<TargetRange> ReadTargetRange(ByteReader& reader, const Task& task) {
+  const int outputs = task.is_classifier() ? 0 : task.num_outputs();
+  std::vector<double> lows, highs;
+  absl::Status status = reader.ReadOptionalArray("target range lows", outputs, lows);
+  if (status.ok()) status = reader.ReadArray("target range highs", lows.size(), highs);
+  if (!status.ok()) return status;
+  if (lows.empty()) return TargetRange(outputs);
+  for (std::size_t output = 0; output < lows.size(); ++output) {
+    if (!(lows[output] <= highs[output])) {
+      return absl::DataLossError(absl::StrCat(reader.source(), ": target range of output ",
+                                              output, " is empty"));
+    }
+  }
+  return TargetRange::FromBounds(std::move(lows), std::move(highs));
 }
 
 }  // namespace rffstream::internal

@@ -17,6 +17,7 @@
 #include "rffstream/checkpoint.h"
 #include "rffstream/learner_config.h"
 #include "rffstream/regression_metrics.h"
+#include "rffstream/target_range.h"
 #include "rffstream/task.h"
 
 namespace rffstream::internal {
@@ -57,6 +58,11 @@ void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& s
 [[nodiscard]] absl::StatusOr<BandwidthFollowState> ReadBandwidthFollowState(ByteReader& reader,
                                                                             std::uint32_t version,
                                                                             const Task& task);
+
+// Version 14 on: the targets' range, checked against the task's regression
+// outputs (none for a classifier).
+void WriteTargetRange(ByteWriter& writer, const TargetRange& range);
+[[nodiscard]] absl::StatusOr<TargetRange> ReadTargetRange(ByteReader& reader, const Task& task);
 
 }  // namespace rffstream::internal
 

@@ -23,6 +23,7 @@ absl::Status ModelStage<Real>::SetTask(const Task& task) {
   classification_ = ClassificationMetrics(task_.num_classes);
   const auto outputs = static_cast<std::size_t>(task_.num_outputs());
   target_metrics_.assign(outputs, RegressionMetrics());
+  target_range_ = TargetRange(task_.is_classifier() ? 0 : task_.num_outputs());
   model_targets_.assign(outputs, Real{0});
   priors_.assign(outputs, Real{0});
   answer_.reserve(std::max<std::size_t>(outputs, 2));
@@ -92,13 +93,13 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
     if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
     if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) RestartOnDrift();
     FollowSettings(line_number);
-    return Answer(line_number, priors_, variance, targets, sink);
+    return Answer(line_number, priors_, variance, targets, /*learned=*/true, sink);
   }
   if (!labelled) ++predicted_only_;
   learner_->PredictRowOutputs(row, priors_);
   if (!AllFinite<Real>(priors_)) return Refuse(line_number, sink);
   return Answer(line_number, priors_, variance, labelled ? targets : std::span<const double>(),
-                sink);
+                /*learned=*/false, sink);
 }
 
 template <class Real>
@@ -179,7 +180,8 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     const bool taken =
         AllFinite<Real>(priors)
             ? Answer(block_line_numbers_[s], priors, Real{0},
-                     std::span<const double>(block_labels_).subspan(s * labels, labels), sink)
+                     std::span<const double>(block_labels_).subspan(s * labels, labels),
+                     /*learned=*/true, sink)
             : Refuse(block_line_numbers_[s], sink);
     go_on = go_on && taken;
   }
@@ -201,8 +203,9 @@ bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
                                            OutcomeSink& sink) {
   std::copy(outputs.begin(), outputs.end(), priors_.begin());
   if (!labelled) ++predicted_only_;
+  // A labelled line of the window is learned once the model exists.
   return Answer(line_number, priors_, static_cast<Real>(variance),
-                labelled ? targets : std::span<const double>(), sink);
+                labelled ? targets : std::span<const double>(), labelled && settings_.learns, sink);
 }
 
 template <class Real>
@@ -214,6 +217,8 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
   if (drift_) drift_->Remember(inputs, model_targets_);
   // A refused line was answered already; it is simply not learned.
   if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
+  // (Its answer, when it had one, counted its targets already: the same.)
+  if (!task_.is_classifier()) target_range_.Add(targets);
   if (delta_ != nullptr) delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
   if (ridge_) ridge_->Learned(model_targets_);
   if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
@@ -231,13 +236,21 @@ void ModelStage<Real>::EndWarmUp() {
 }
 
 template <class Real>
+void ModelStage<Real>::ClipPredictions(std::span<double> predictions) const {
+  if (settings_.clip_predictions) target_range_.Clip(predictions);
+}
+
+template <class Real>
 bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> outputs,
-                              Real variance, std::span<const double> labels, OutcomeSink& sink) {
+                              Real variance, std::span<const double> labels, bool learned,
+                              OutcomeSink& sink) {
   answer_.clear();
   if (task_.is_classifier()) {
     answer_.push_back(PredictedClass(outputs));
   } else {
+    // Scored as given: clipped, with the range of the lines before this one.
     answer_.assign(outputs.begin(), outputs.end());
+    ClipPredictions(std::span<double>(answer_).first(outputs.size()));
     if (settings_.with_variance) answer_.push_back(variance);
   }
   if (!labels.empty()) {
@@ -245,9 +258,10 @@ bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> ou
       classification_.Add(PredictedClass(outputs), static_cast<int>(labels[0]));
     } else {
       for (std::size_t output = 0; output < outputs.size(); ++output) {
-        target_metrics_[output].Add(outputs[output], labels[output]);
+        target_metrics_[output].Add(answer_[output], labels[output]);
       }
-      metrics_.Add(outputs[0], labels[0]);
+      metrics_.Add(answer_[0], labels[0]);
+      if (learned) target_range_.Add(labels);
     }
   }
   LineOutcome outcome;

@@ -39,6 +39,10 @@ absl::Status ModelStage<Real>::Resume(BasicCheckpoint<Real> checkpoint) {
   }
   if (settings_.learns) SetMetrics(checkpoint.record);
   drift_restarts_before_ = checkpoint.record.drift_restarts;
+  // Clipped as before (a file of format 13 or older starts an empty range).
+  if (checkpoint.record.target_range.num_outputs() == target_range_.num_outputs()) {
+    target_range_ = checkpoint.record.target_range;
+  }
   return absl::OkStatus();
 }
 
@@ -66,7 +70,7 @@ BasicCheckpoint<Real> ModelStage<Real>::Snapshot() const {
                                       static_cast<std::int64_t>(drift_ ? drift_->drifts().size() : 0),
                                   ridge_ ? ridge_->state() : RidgeFollowState(),
                                   drift_ ? TrackingStateToSave() : DriftTrackingState(),
-                                  BandwidthStateToSave()}};
+                                  BandwidthStateToSave(), target_range_}};
 }
 
 template <class Real>

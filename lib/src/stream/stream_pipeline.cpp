@@ -19,7 +19,8 @@ StreamPipeline<Real>::StreamPipeline(PipelineSettings settings, OutcomeSink& sin
               settings_.input_head}),
       model_({settings_.learns, settings_.with_variance, settings_.block_size, settings_.threads,
               /*ridge_follows=*/!settings_.model.given.Has("ridge") || !settings_.model.ridge,
-              /*bandwidth_follows=*/!settings_.model.given.Has("gamma") || !settings_.model.gamma}) {}
+              /*bandwidth_follows=*/!settings_.model.given.Has("gamma") || !settings_.model.gamma,
+              settings_.clip_predictions}) {}
 
 template <class Real>
 absl::Status StreamPipeline<Real>::Resume(BasicCheckpoint<Real> checkpoint, std::string source) {

@@ -26,6 +26,7 @@
 #include "rffstream/information_delta.h"
 #include "rffstream/learner.h"
 #include "rffstream/regression_metrics.h"
+#include "rffstream/target_range.h"
 #include "rffstream/task.h"
 #include "rffstream/thread_pool.h"
 
@@ -46,6 +47,9 @@ class ModelStage {
     bool ridge_follows = true;
     // --gamma=auto's later choices (bandwidth_follower.h); likewise.
     bool bandwidth_follows = true;
+    // A regression's answers within its learned targets' widened range
+    // (target_range.h; --clip_predictions).
+    bool clip_predictions = true;
   };
 
   explicit ModelStage(Settings settings) : settings_(settings) {}
@@ -151,15 +155,23 @@ class ModelStage {
     return bandwidth_ ? &*bandwidth_ : nullptr;
   }
   std::int64_t samples_learned() const { return learner_ ? learner_->samples_learned() : 0; }
+  // The targets learned so far (a regression's answers are clipped to it).
+  const TargetRange& target_range() const { return target_range_; }
+  // Every rank's range, at a data-parallel merge.
+  void IncludeTargetRange(const TargetRange& range) { target_range_.Include(range); }
+  // Predictions made outside the stage (Python's predict): clipped as
+  // answers are.
+  void ClipPredictions(std::span<double> predictions) const;
 
   static constexpr std::string_view kTooLarge =
       "a number is too large for the model (its features, prediction or update would not be "
       "finite)";
 
  private:
-  // The answer of a line, and its score when labelled.
+  // The answer of a line, and its score when labelled; a line whose
+  // targets were `learned` widens the range later answers are clipped to.
   bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
-              std::span<const double> labels, OutcomeSink& sink);
+              std::span<const double> labels, bool learned, OutcomeSink& sink);
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
   // A labelled line joins the block being gathered (learned once full, or
   // when a later choice of the ridge falls due there).
@@ -196,6 +208,7 @@ class ModelStage {
   std::shared_ptr<ThreadPool> pool_;  // kept across reloaded models
   RegressionMetrics metrics_;
   std::vector<RegressionMetrics> target_metrics_;
+  TargetRange target_range_;
   ClassificationMetrics classification_{0};
   WarmUpScores warm_up_;
   std::optional<DriftTracker<Real>> drift_;

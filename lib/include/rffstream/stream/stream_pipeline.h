@@ -65,6 +65,9 @@ struct PipelineSettings {
   int block_size = 1;        // labelled lines learned together, exactly
   int threads = 1;           // for each sample's work (ModelStage::Settings)
   bool with_variance = false;
+  // A regression's answers within its learned targets' widened range
+  // (rffstream/target_range.h).
+  bool clip_predictions = true;
   WarmUpAnswers warm_up_answers = WarmUpAnswers::kInTurn;
   // The input's name in the notes (OutcomeSink::Note); `quiet` leaves out
   // all but warnings, `tune_report` adds the tuning's tables.
