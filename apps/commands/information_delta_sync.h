@@ -186,11 +186,15 @@ class InformationDeltaSync {
   // from here on, and the saved model keeps them.
   static void IncludeEveryRanksTargets(ModelStage<Real>& model, const MpiWorld& world) {
     const TargetRange& range = model.target_range();
-    std::vector<double> lows(range.lows().size()), highs(range.highs().size());
-    for (std::size_t output = 0; output < lows.size(); ++output) {
-      lows[output] = -world.Max(-range.lows()[output]);
-      highs[output] = world.Max(range.highs()[output]);
+    const std::size_t outputs = range.lows().size();
+    std::vector<double> bounds(2 * outputs);  // -lows, then highs: one largest of all
+    for (std::size_t output = 0; output < outputs; ++output) {
+      bounds[output] = -range.lows()[output];
+      bounds[outputs + output] = range.highs()[output];
     }
+    world.Max(bounds);
+    std::vector<double> lows(outputs), highs(bounds.begin() + outputs, bounds.end());
+    for (std::size_t output = 0; output < outputs; ++output) lows[output] = -bounds[output];
     model.IncludeTargetRange(TargetRange::FromBounds(std::move(lows), std::move(highs)));
   }
 

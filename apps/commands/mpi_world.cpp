@@ -42,6 +42,11 @@ double MpiWorld::Max(double value) const {
   return value;
 }
 
+void MpiWorld::Max(std::span<double> values) const {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
+                MPI_COMM_WORLD);
+}
+
 std::vector<double> MpiWorld::Gather(std::span<const double> row) const {
   std::vector<double> rows(row.size() * static_cast<std::size_t>(size_));
   MPI_Allgather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, rows.data(),

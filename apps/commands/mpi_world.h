@@ -37,6 +37,8 @@ class MpiWorld {
   void Sum(std::span<double> values) const;
   // The largest of every rank's `value`.
   double Max(double value) const;
+  // Every rank's `values` become their elementwise largest.
+  void Max(std::span<double> values) const;
   // Every rank's row (all of one length), rank by rank.
   std::vector<double> Gather(std::span<const double> row) const;
   // Ends every rank of the job with `exit_code` (after this one printed why).

@@ -167,7 +167,8 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   if (options.task != nullptr && options.task->format != InputFormat::kLibsvm) {
     WriteInput(out, *options.task);
   }
-  if (options.target_range != nullptr && !options.target_range->empty()) {
+  if (options.target_range != nullptr && !options.target_range->empty() &&
+      !options.target_range->unbounded()) {
     out << ",\n  \"target_range\": [";
     for (int output = 0; output < options.target_range->num_outputs(); ++output) {
       out << (output ? ", [" : "[") << Number(options.target_range->lows()[output]) << ", "

@@ -11,6 +11,17 @@ TargetRange::TargetRange(int num_outputs)
     : lows_(static_cast<std::size_t>(num_outputs), std::numeric_limits<double>::infinity()),
       highs_(static_cast<std::size_t>(num_outputs), -std::numeric_limits<double>::infinity()) {}
 
+TargetRange TargetRange::Unbounded(int num_outputs) {
+  const auto outputs = static_cast<std::size_t>(num_outputs);
+  return FromBounds(std::vector<double>(outputs, -std::numeric_limits<double>::max()),
+                    std::vector<double>(outputs, std::numeric_limits<double>::max()));
+}
+
+bool TargetRange::unbounded() const {
+  return !lows_.empty() && lows_[0] == -std::numeric_limits<double>::max() &&
+         highs_[0] == std::numeric_limits<double>::max();
+}
+
 void TargetRange::Add(std::span<const double> targets) {
   for (std::size_t output = 0; output < targets.size() && output < lows_.size(); ++output) {
     const double target = targets[output];
@@ -23,7 +34,8 @@ void TargetRange::Add(std::span<const double> targets) {
 void TargetRange::Clip(std::span<double> answers) const {
   for (std::size_t output = 0; output < answers.size() && output < lows_.size(); ++output) {
     const double width = highs_[output] - lows_[output];
-    if (!(width > 0)) continue;  // nothing learned yet, or one value only
+    // Nothing learned yet, one value only, or unbounded (an infinite width).
+    if (!(width > 0) || width == std::numeric_limits<double>::infinity()) continue;
     const double low = lows_[output] - width / 2, high = highs_[output] + width / 2;
     answers[output] = std::clamp(answers[output], low, high);
   }

@@ -276,5 +276,49 @@ TEST_CASE("The drift tracking state round-trips, a version 8 file has none", "[c
   CHECK(old->record.drift_tracking == DriftTrackingState());
 }
 
+TEST_CASE("The targets' range round-trips, and a model of format 13 that learned has an unbounded one",
+          "[checkpoint][clip]") {
+  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(learner.ok());
+  RegressionMetrics metrics;
+  Feed(*learner, metrics, 0, 40);
+  CheckpointRecord record{DefaultTask(learner->config()), metrics};
+  record.target_range = TargetRange::FromBounds({-2.5}, {7.25});
+  const auto read = [](const std::string& bytes) {
+    std::stringstream file(bytes);
+    absl::StatusOr<Checkpoint> checkpoint = ReadCheckpoint<double>(file, "m.rff");
+    REQUIRE(checkpoint.ok());
+    return checkpoint->record.target_range;
+  };
+  std::stringstream written;
+  REQUIRE(WriteCheckpoint(written, *learner, record).ok());
+  CHECK(read(written.str()) == record.target_range);
+  // Format 13 kept no range: the targets this model learned are unknown,
+  // and its answers stay as they are (not clipped to what comes next).
+  std::string old = written.str();
+  RemoveVersion14Fields(old);
+  const TargetRange unknown = read(old);
+  CHECK(unknown.unbounded());
+  std::vector<double> answer{1e6};
+  TargetRange grown = unknown;
+  grown.Add(std::vector<double>{1.0});
+  grown.Add(std::vector<double>{2.0});
+  grown.Clip(answer);
+  CHECK(answer[0] == 1e6);
+  // Saved again, it stays unknown; a model that learned nothing starts empty.
+  std::stringstream again;
+  record.target_range = unknown;
+  REQUIRE(WriteCheckpoint(again, *learner, record).ok());
+  CHECK(read(again.str()).unbounded());
+  absl::StatusOr<Learner> untrained = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
+  REQUIRE(untrained.ok());
+  std::stringstream fresh;
+  REQUIRE(WriteCheckpoint(fresh, *untrained, CheckpointRecord{DefaultTask(untrained->config())}).ok());
+  std::string fresh_old = fresh.str();
+  RemoveVersion14Fields(fresh_old);
+  CHECK(read(fresh_old).empty());
+  CHECK_FALSE(read(fresh_old).unbounded());
+}
+
 }  // namespace
 }  // namespace rffstream

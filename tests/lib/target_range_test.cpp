@@ -43,6 +43,12 @@ TEST_CASE("A merge's range is the union of its models' ranges", "[target_range]"
   CHECK(a.highs() == std::vector<double>{5});
   CHECK(none.lows()[0] == std::numeric_limits<double>::infinity());
   CHECK(TargetRange::FromBounds({1}, {5}) == a);
+  // A model whose targets are unknown (an older file) makes the merge's so.
+  a.Include(TargetRange::Unbounded(1));
+  CHECK(a.unbounded());
+  std::vector<double> answer{-1e300};
+  a.Clip(answer);
+  CHECK(answer[0] == -1e300);
 }
 
 }  // namespace

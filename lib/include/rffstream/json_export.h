@@ -35,7 +35,7 @@ struct JsonExportOptions {
   // columns: their order, the text (category) columns' hashed buckets, and
   // what a missing value becomes.
   const Task* task = nullptr;
-  // When given and not empty, "target_range": per output [low, high], the
+  // When given, known and not empty, "target_range": per output [low, high], the
   // targets learned; `rffstream` keeps a regression's predictions within
   // [low - w/2, high + w/2], w = high - low (rffstream/target_range.h).
   const TargetRange* target_range = nullptr;

@@ -14,7 +14,9 @@
 //   range.Clip(answers);                // before an answer is given
 //
 // Until two different targets have been learned an output has no width and
-// its answers are left as they are.
+// its answers are left as they are. A model whose targets are not known (a
+// checkpoint older than the range, that had learned) has an unbounded range:
+// its answers are left as they are, and so are those of a merge with it.
 #ifndef RFFSTREAM_TARGET_RANGE_H_
 #define RFFSTREAM_TARGET_RANGE_H_
 
@@ -35,7 +37,12 @@ class TargetRange {
   // The union with another model's range of the same outputs (a merge).
   void Include(const TargetRange& other);
 
+  // Unknown targets: bounds of ±the largest double (finite, so a checkpoint
+  // keeps them), which every Add and Include keeps.
+  static TargetRange Unbounded(int num_outputs);
+
   bool empty() const { return lows_.empty() || !(lows_[0] <= highs_[0]); }
+  bool unbounded() const;
   int num_outputs() const { return static_cast<int>(lows_.size()); }
   // Per output; +infinity and -infinity while nothing was learned.
   const std::vector<double>& lows() const { return lows_; }

@@ -203,9 +203,10 @@ bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
                                            OutcomeSink& sink) {
   std::copy(outputs.begin(), outputs.end(), priors_.begin());
   if (!labelled) ++predicted_only_;
-  // A labelled line of the window is learned once the model exists.
+  // A labelled line of the window widens the range once it is learned
+  // (LearnWithoutAnswer).
   return Answer(line_number, priors_, static_cast<Real>(variance),
-                labelled ? targets : std::span<const double>(), labelled && settings_.learns, sink);
+                labelled ? targets : std::span<const double>(), /*learned=*/false, sink);
 }
 
 template <class Real>
@@ -217,7 +218,6 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
   if (drift_) drift_->Remember(inputs, model_targets_);
   // A refused line was answered already; it is simply not learned.
   if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
-  // (Its answer, when it had one, counted its targets already: the same.)
   if (!task_.is_classifier()) target_range_.Add(targets);
   if (delta_ != nullptr) delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
   if (ridge_) ridge_->Learned(model_targets_);
