@@ -47,8 +47,9 @@ ABSL_FLAG(bool, intercept, rffstream::ModelOptions().intercept, "fit a constant 
 ABSL_FLAG(uint64_t, seed, rffstream::ModelOptions().seed, "seed of the random frequencies (the same on every platform)");
 ABSL_FLAG(std::string, precision, DefaultText("precision"),
           "float32 or float64: the precision of the model's arithmetic and storage (float32 "
-          "halves the memory traffic of the O(D^2) update; float64 for a ridge given far below "
-          "what the data supports, or sums exact to 1e-9)");
+          "halves the memory traffic of the O(D^2) update, on one thread, a block a line at a "
+          "time; float64 for a ridge given far below what the data supports, sums exact to 1e-9, "
+          "or --threads and --block at large D)");
 ABSL_FLAG(std::string, targets, "",
           "several target columns learned together (names from the header or 0-based indices, "
           "comma-separated); they share the features and P. Output lines hold one prediction "

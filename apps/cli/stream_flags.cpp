@@ -8,7 +8,8 @@
 ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
 ABSL_FLAG(std::string, predictions, "",
           "write one line per input line (after the header) to FILE, - for standard "
-          "output: the a-priori prediction, or an empty line for a blank or rejected line");
+          "output: the a-priori prediction (clipped per --clip_predictions), or an empty line for "
+          "a blank or rejected line");
 ABSL_FLAG(std::string, metrics_out, "",
           "write the learning curve to FILE as JSON lines: samples, progressive error so far and "
           "since the last row, r2 or accuracy, samples/s, elapsed seconds (rows at about 10 a "
@@ -20,8 +21,9 @@ ABSL_FLAG(int64_t, progress_every, 0,
 ABSL_FLAG(int, max_error_messages, 10,
           "print at most this many rejected-line messages (all are counted in the summary)");
 ABSL_FLAG(int, block, 1,
-          "learn labelled lines in blocks of k with one rank-k update (same predictions and "
-          "model as k = 1, higher throughput, each block's output written when it is full)");
+          "learn labelled lines in blocks of k, each block's output written when it is full: "
+          "float64 learns a block with one rank-k update (same predictions and model as k = 1, "
+          "higher throughput); float32 learns its lines one at a time (the same, no faster)");
 ABSL_FLAG(bool, variance, false,
           "write a second column: the predictive variance sigma^2 (1 + z'Pz), sigma^2 "
           "estimated online (nan, unknown, until the first sample is learned)");
@@ -38,9 +40,10 @@ ABSL_FLAG(std::string, save, "", "save a checkpoint to FILE at the end (atomical
 ABSL_FLAG(int64_t, save_every, 0, "also save every N learned samples; 0 = off");
 ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off");
 ABSL_FLAG(int, threads, 0,
-          "threads for each sample's work (the O(D^2) pass over P, a block's matrix products "
-          "and feature map); the same results with any number; 0 = as many as pay off: 1 below "
-          "D = 512, else every core");
+          "threads for each sample's work (float64: the O(D^2) pass over P, a block's matrix "
+          "products; both precisions: a block's feature map; float32 updates its factor on one "
+          "thread); the same results with any number; 0 = as many as pay off: 1 below D = 512, "
+          "else every core");
 ABSL_FLAG(int64_t, sync_every, 0,
           "under mpirun: the ranks merge what they learned every N samples per rank and "
           "continue from the merged model; 0 = only at the end");

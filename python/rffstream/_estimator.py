@@ -30,7 +30,7 @@ MODEL_DEFAULTS = {
     "max_model_memory_mb": 0,
 }
 
-# Labelled rows learned together in one exact (rank-k) update: the command
+# Labelled rows learned together (float64: one rank-k update): the command
 # line's --block for files.
 DEFAULT_BLOCK = 64
 

@@ -47,6 +47,8 @@ PARAMETERS = """
     max_model_memory_mb : int, default 0
         Refuse a model larger than this (0: half the physical memory).
     block : int, default 64
-        Rows learned together by ``fit``, ``partial_fit`` and ``learn`` (one
-        exact rank-k update); one-sample calls learn one at a time.
+        Rows handed to the engine together by ``fit``, ``partial_fit`` and
+        ``learn``: one rank-k update in float64, one row after another in
+        float32 (the same to its rounding); one-sample calls learn one at a
+        time.
 """

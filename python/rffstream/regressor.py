@@ -20,7 +20,9 @@ class Regressor(StreamingEstimator):
     named inputs or a sequence. scikit-learn habits: ``fit``,
     ``partial_fit``, ``predict``, ``score`` (R²), ``get_params`` /
     ``set_params``. ``learn(X, y)`` returns the prediction made for each
-    sample before learning it (progressive validation).
+    sample before learning it (progressive validation). Predictions stay
+    within the range of the targets learned, widened by half its width on
+    each side (the command line's ``--clip_predictions``, always on here).
 
     gamma, ridge: a number or "auto" (chosen on the warm-up window, the
     first `standardize` samples, 256 by default, by exact leave-one-out, as
