@@ -55,6 +55,16 @@ FIT_WINDOW_ROWS = 2048
 class StreamingEstimator(BaseEstimator):
     """The engine's lifecycle. Subclasses set the task (targets, classes)."""
 
+    def __setattr__(self, name, value):
+        # Every engine, however made (created, loaded, unpickled, given a
+        # new class), clips as clip_predictions says, and set_params(
+        # clip_predictions=...) reaches the engine already there.
+        if name == "_engine" and value is not None:
+            value.set_clip_predictions(self.__dict__.get("clip_predictions", True))
+        elif name == "clip_predictions" and self.__dict__.get("_engine") is not None:
+            self.__dict__["_engine"].set_clip_predictions(bool(value))
+        super().__setattr__(name, value)
+
     def _more_tags(self):
         # NaN in X is a missing value, read as the input's mean.
         return {"allow_nan": True}

@@ -22,7 +22,8 @@ class Regressor(StreamingEstimator):
     ``set_params``. ``learn(X, y)`` returns the prediction made for each
     sample before learning it (progressive validation). Predictions stay
     within the range of the targets learned, widened by half its width on
-    each side (the command line's ``--clip_predictions``, always on here).
+    each side (``clip_predictions``, the command line's
+    ``--clip_predictions``).
 
     gamma, ridge: a number or "auto" (chosen on the warm-up window, the
     first `standardize` samples, 256 by default, by exact leave-one-out, as
@@ -30,14 +31,17 @@ class Regressor(StreamingEstimator):
     answers the mean of the targets so far; ``predict``, ``save`` and
     ``end_warm_up()`` build the model from the samples held. y may have
     several columns (targets learned together).
-    """ + PARAMETERS
+    """ + PARAMETERS + """    clip_predictions : bool, default True
+        Predictions within the range of the targets learned, widened by half
+        its width on each side (False: the model's raw answers).
+"""
 
     _estimator_type = "regressor"
 
     def __init__(self, features=256, kernel="gaussian", gamma="auto", ridge="auto", forget="auto",
                  map="phase", sampler="iid", precision="float32", seed=1, lengthscale=None,
                  lengthscales=None, intercept=True, standardize=None, loss="squared",
-                 max_model_memory_mb=0, block=DEFAULT_BLOCK):
+                 max_model_memory_mb=0, block=DEFAULT_BLOCK, clip_predictions=True):
         self._keep_parameters(locals())
 
     # -- River -------------------------------------------------------------

@@ -100,6 +100,11 @@ class Engine {
   // Output and predictive variance for the rows of X: a model of one output.
   py::tuple PredictWithVariance(const py::array_t<double, py::array::c_style>& x);
 
+  void SetClipPredictions(bool clip) {
+    const std::unique_lock<std::mutex> lock = Lock();
+    estimator_->set_clip_predictions(clip);
+  }
+
   void EndWarmUp() {
     absl::Status ended;
     std::vector<RefusedSample> refused;

@@ -141,6 +141,7 @@ void BindEngine(py::module_& module, const char* name) {
       .def("predict", &E::Predict, py::arg("X"))
       .def("predict_with_variance", &E::PredictWithVariance, py::arg("X"))
       .def("end_warm_up", &E::EndWarmUp)
+      .def("set_clip_predictions", &E::SetClipPredictions, py::arg("clip"))
       .def("serialize", &E::Serialize)
       .def("with_class", &E::WithClass, py::arg("label"), py::arg("block"))
       .def("save", &E::Save, py::arg("path"))

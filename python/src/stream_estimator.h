@@ -85,6 +85,7 @@ class StreamEstimator : private OutcomeSink {
   int window_samples() const { return pipeline_->window_lines(); }
   const BasicLearner<Real>& learner() const { return *pipeline_->learner(); }
   const ModelStage<Real>& stage() const { return pipeline_->model(); }
+  void set_clip_predictions(bool clip) { pipeline_->mutable_model().set_clip_predictions(clip); }
 
   // Every output's value for k rows (k × num_outputs). REQUIRES: has_model().
   void Predict(std::span<const double> inputs, std::span<double> outputs) const noexcept;

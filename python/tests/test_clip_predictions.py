@@ -31,3 +31,18 @@ def test_predictions_stay_near_the_learned_targets():
     # predict_one, River's: the same clipping.
     one = model.predict_one([100.0, -50.0, 0.5])
     assert low - width / 2 - 1e-9 <= one <= high + width / 2 + 1e-9
+
+
+def test_clip_predictions_false_gives_the_raw_answers():
+    X, y = shifted_sensor()
+    clipped, raw = rffstream.Regressor(), rffstream.Regressor(clip_predictions=False)
+    a, b = clipped.learn(X, y), raw.learn(X, y)
+    low, high = y.min(), y.max()
+    assert np.max(b) > high + (high - low) / 2  # the raw model goes far out
+    assert np.mean((a[3000:] - y[3000:]) ** 2) < 0.5 * np.mean((b[3000:] - y[3000:]) ** 2)
+    far = np.array([[100.0, -50.0, 0.5]])
+    # set_params reaches the model already built, and a pickle keeps the choice.
+    clipped.set_params(clip_predictions=False)
+    assert clipped.predict(far)[0] == raw.predict(far)[0]
+    assert pickle.loads(pickle.dumps(raw)).predict(far)[0] == raw.predict(far)[0]
+    assert rffstream.Regressor().get_params()["clip_predictions"] is True

@@ -237,7 +237,7 @@ void ModelStage<Real>::EndWarmUp() {
 
 template <class Real>
 void ModelStage<Real>::ClipPredictions(std::span<double> predictions) const {
-  if (settings_.clip_predictions) target_range_.Clip(predictions);
+  if (clip_predictions_) target_range_.Clip(predictions);
 }
 
 template <class Real>

@@ -52,7 +52,8 @@ class ModelStage {
     bool clip_predictions = true;
   };
 
-  explicit ModelStage(Settings settings) : settings_(settings) {}
+  explicit ModelStage(Settings settings)
+      : settings_(settings), clip_predictions_(settings.clip_predictions) {}
 
   // Sizes the stage for `task`; refuses --variance for several outputs or
   // with blocks.
@@ -162,6 +163,9 @@ class ModelStage {
   // Predictions made outside the stage (Python's predict): clipped as
   // answers are.
   void ClipPredictions(std::span<double> predictions) const;
+  // Clipping turned on or off from here on (Python's clip_predictions,
+  // which set_params may change).
+  void set_clip_predictions(bool clip) { clip_predictions_ = clip; }
 
   static constexpr std::string_view kTooLarge =
       "a number is too large for the model (its features, prediction or update would not be "
@@ -203,6 +207,7 @@ class ModelStage {
   DriftTrackingState TrackingStateToSave() const;
 
   const Settings settings_;
+  bool clip_predictions_;
   Task task_;
   std::optional<BasicLearner<Real>> learner_;
   std::shared_ptr<ThreadPool> pool_;  // kept across reloaded models
