@@ -52,6 +52,13 @@ def _option_text(name, value):
 FIT_WINDOW_ROWS = 2048
 
 
+def _clips(value):
+    """clip_predictions as a bool; anything else is refused by name."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"clip_predictions={value!r}: must be True or False")
+    return bool(value)
+
+
 class StreamingEstimator(BaseEstimator):
     """The engine's lifecycle. Subclasses set the task (targets, classes)."""
 
@@ -60,9 +67,9 @@ class StreamingEstimator(BaseEstimator):
         # new class), clips as clip_predictions says, and set_params(
         # clip_predictions=...) reaches the engine already there.
         if name == "_engine" and value is not None:
-            value.set_clip_predictions(self.__dict__.get("clip_predictions", True))
+            value.set_clip_predictions(_clips(self.__dict__.get("clip_predictions", True)))
         elif name == "clip_predictions" and self.__dict__.get("_engine") is not None:
-            self.__dict__["_engine"].set_clip_predictions(bool(value))
+            self.__dict__["_engine"].set_clip_predictions(_clips(value))
         super().__setattr__(name, value)
 
     def _more_tags(self):

@@ -37,6 +37,7 @@ class Regressor(StreamingEstimator):
 """
 
     _estimator_type = "regressor"
+    clip_predictions = True  # what a pickle made before the keyword existed did
 
     def __init__(self, features=256, kernel="gaussian", gamma="auto", ridge="auto", forget="auto",
                  map="phase", sampler="iid", precision="float32", seed=1, lengthscale=None,

@@ -46,3 +46,18 @@ def test_clip_predictions_false_gives_the_raw_answers():
     assert clipped.predict(far)[0] == raw.predict(far)[0]
     assert pickle.loads(pickle.dumps(raw)).predict(far)[0] == raw.predict(far)[0]
     assert rffstream.Regressor().get_params()["clip_predictions"] is True
+
+
+def test_clip_predictions_is_a_bool_and_old_pickles_have_it():
+    X, y = shifted_sensor(rows=400, shift_at=400)
+    model = rffstream.Regressor().fit(X, y)
+    try:
+        model.set_params(clip_predictions="false")
+        assert False, "a string was taken for clip_predictions"
+    except ValueError as error:
+        assert "clip_predictions='false': must be True or False" in str(error)
+    state = rffstream.Regressor().fit(X, y).__getstate__()
+    del state["clip_predictions"]  # as pickled before the keyword
+    old = rffstream.Regressor.__new__(rffstream.Regressor)
+    old.__setstate__(state)
+    assert old.get_params()["clip_predictions"] is True
