@@ -278,10 +278,7 @@ absl::StatusOr<BasicCheckpoint<Real>> DecodeCheckpoint(std::span<const unsigned 
   }
   absl::StatusOr<CheckpointRecord> record = ReadRecord(reader, version, *std::move(task));
   if (!record.ok()) return record.status();
-  // Before 14 the targets learned were not kept: unknown once it learned.
-  if (version < 14 && !record->task.is_classifier() && learner->samples_learned() > 0) {
-    record->target_range = TargetRange::Unbounded(record->task.num_outputs());
-  }
+  if (version < 14) record->target_range = OlderFileTargetRange(record->task, *learner);
   if (reader.remaining() != 0) {
     return absl::DataLossError(
         absl::StrCat(source, ": ", reader.remaining(), " unexpected bytes after the model"));

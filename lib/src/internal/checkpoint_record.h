@@ -63,6 +63,13 @@ void WriteBandwidthFollowState(ByteWriter& writer, const BandwidthFollowState& s
 // outputs (none for a classifier).
 void WriteTargetRange(ByteWriter& writer, const TargetRange& range);
 [[nodiscard]] absl::StatusOr<TargetRange> ReadTargetRange(ByteReader& reader, const Task& task);
+// Before 14 the targets learned were not kept: unknown (unbounded) once the
+// model learned, empty before.
+template <class Real>
+TargetRange OlderFileTargetRange(const Task& task, const BasicLearner<Real>& learner) {
+  const int outputs = task.is_classifier() ? 0 : task.num_outputs();
+  return learner.samples_learned() > 0 ? TargetRange::Unbounded(outputs) : TargetRange(outputs);
+}
 
 }  // namespace rffstream::internal
 
