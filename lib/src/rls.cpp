@@ -266,7 +266,7 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
   const int d = dimension_;
   const int outputs = num_outputs_;
   const int k = static_cast<int>(targets.size()) / outputs;
-  // The factor form learns a block one sample at a time (the same results).
+  if (factor_form_ && forgetting_ == Real{1} && k > 1) return LearnFactorBlock(features, targets, priors);
   if (!factor_form_ && forgetting_ == Real{1} && k > 1) {
     SettlePendingUpdates();
     block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);

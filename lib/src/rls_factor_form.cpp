@@ -171,25 +171,36 @@ bool BasicRls<Real>::LearnFactorOutputs(std::span<const Real> z, std::span<const
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
     return false;
   }
-  const double beta = forgetting_;
-  // A <- β A + z zᵀ: with c = β + zᵀPz, w += P z e / c and P <- (P - P z zᵀ P / c) / β.
+  // A <- β A + z zᵀ: with c = β + zᵀPz, P <- (P - P z zᵀ P / c) / β.
   std::copy(z.begin(), z.end(), features_.begin());
   const Real denominator = StepFactor(forgetting_, Real{1} / forgetting_, dimension_ - 1);
+  FinishFactorStep(product_.data(), denominator, targets, priors);
+  return true;
+}
+
+template <class Real>
+void BasicRls<Real>::FinishFactorStep(const Real* gain, Real denominator,
+                                      std::span<const Real> targets, std::span<const Real> priors) {
+  // w += P z e / c.
+  const double beta = forgetting_;
   const Real inverse_denominator = Real{1} / denominator;
-  const double gain_norm2 =
-      SumOfSquares(product_.data(), static_cast<std::size_t>(dimension_)) / denominator;
+  const double gain_norm2 = SumOfSquares(gain, static_cast<std::size_t>(dimension_)) / denominator;
   for (int output = 0; output < num_outputs_; ++output) {
     const Real error = targets[output] - priors[output];
     Real* w = weights_.data() + static_cast<std::size_t>(output) * dimension_;
     const Real step_along_gain = error * inverse_denominator;
-    for (int i = 0; i < dimension_; ++i) w[i] += product_[i] * step_along_gain;
+    for (int i = 0; i < dimension_; ++i) w[i] += gain[i] * step_along_gain;
   }
   // The noise estimate's factor is 1 + zᵀPz / β = c / β.
   RecordErrors(targets.data(), priors.data(), denominator / forgetting_);
   factor_trace_ = std::max(0.0, factor_trace_ - gain_norm2) / beta;
   if (forgetting_ != Real{1}) RefreshFactorCoordinate();
   if (++samples_since_trace_ >= kTraceRefresh) RecomputeFactorBounds();
-  return true;
+}
+
+template <class Real>
+int BasicRls<Real>::SamplesBeforeBoundsRefresh() const {
+  return kTraceRefresh - samples_since_trace_;
 }
 
 template <class Real>
@@ -259,6 +270,9 @@ template bool BasicRls<float>::LearnFactorOutputs(std::span<const float>, std::s
 template bool BasicRls<float>::FactorSampleIsSafe(std::span<const float>, std::span<const float>,
                                                   std::span<float>);
 template void BasicRls<float>::RefreshFactorCoordinate();
+template void BasicRls<float>::FinishFactorStep(const float*, float, std::span<const float>,
+                                              std::span<const float>);
+template int BasicRls<float>::SamplesBeforeBoundsRefresh() const;
 template float BasicRls<float>::FactorQuadraticForm(std::span<const float>) const;
 template std::vector<float> BasicRls<float>::FactorCovarianceMatrix() const;
 template bool BasicRls<float>::SetFactorFromCovariance(const std::vector<double>&);
@@ -270,6 +284,9 @@ template bool BasicRls<double>::LearnFactorOutputs(std::span<const double>, std:
 template bool BasicRls<double>::FactorSampleIsSafe(std::span<const double>, std::span<const double>,
                                                   std::span<double>);
 template void BasicRls<double>::RefreshFactorCoordinate();
+template void BasicRls<double>::FinishFactorStep(const double*, double, std::span<const double>,
+                                              std::span<const double>);
+template int BasicRls<double>::SamplesBeforeBoundsRefresh() const;
 template double BasicRls<double>::FactorQuadraticForm(std::span<const double>) const;
 template std::vector<double> BasicRls<double>::FactorCovarianceMatrix() const;
 template bool BasicRls<double>::SetFactorFromCovariance(const std::vector<double>&);

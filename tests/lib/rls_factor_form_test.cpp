@@ -2,7 +2,7 @@
 // independent references: float64's covariance engine and a batch ridge
 // solve in double, on streams that break a float32 covariance form (a tiny
 // ridge, strong forgetting, long and ill-conditioned); and the same results
-// one sample at a time and in blocks, in every SIMD kernel.
+// in every SIMD kernel (blocks: rls_factor_block_test.cpp).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -85,25 +85,6 @@ TEST_CASE("float32's factor form with no forgetting is the batch ridge solution"
     scale += expected * expected;
   }
   CHECK(std::sqrt(difference / scale) < 1e-3);
-}
-
-TEST_CASE("float32 blocks are learned sample by sample, with the same bits", "[rls][factor]") {
-  constexpr int kDimension = 24, kBlock = 64;
-  RlsF32 single(kDimension, 1e-4, 1.0), blocked(kDimension, 1e-4, 1.0);
-  std::vector<float> block, targets, priors(kBlock), single_priors;
-  for (int t = 0; t < 50 * kBlock; ++t) {
-    const std::vector<float> z = ToFloat(NarrowFeatures(t, kDimension));
-    single_priors.push_back(single.Learn(z, static_cast<float>(NarrowTarget(t))));
-    block.insert(block.end(), z.begin(), z.end());
-    targets.push_back(static_cast<float>(NarrowTarget(t)));
-    if (targets.size() == kBlock) {
-      REQUIRE(blocked.LearnBlock(block, targets, priors) == kBlock);
-      for (int s = 0; s < kBlock; ++s) CHECK(priors[s] == single_priors[t + 1 - kBlock + s]);
-      block.clear();
-      targets.clear();
-    }
-  }
-  for (int i = 0; i < kDimension; ++i) CHECK(blocked.weights()[i] == single.weights()[i]);
 }
 
 TEST_CASE("Every SIMD kernel's factor step agrees with the scalar reference", "[rls][factor][simd]") {

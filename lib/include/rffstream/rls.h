@@ -98,12 +98,14 @@ class BasicRls {
 
   // Learns k samples at once: `features` holds k rows of dimension() values
   // (row-major), `targets` k rows of num_outputs() values; `priors` receives
-  // what k calls of LearnOutputs() would have returned. The covariance form
-  // with β = 1 makes it one Woodbury rank-k update (matrix-matrix work, the
-  // same results up to rounding); otherwise, and for a block holding a
-  // sample LearnOutputs() would refuse (its prior NaN), the samples are
-  // learned one at a time. Returns the number learned. Scratch space grows
-  // to the largest k seen (allocation only then).
+  // what k calls of LearnOutputs() would have returned. With β = 1, the
+  // covariance form makes it one Woodbury rank-k update (matrix-matrix work,
+  // the same results up to rounding), the factor form one sweep over the
+  // factor for all k (bitwise the results of k calls); otherwise, and for a
+  // block holding a sample LearnOutputs() would refuse (its prior NaN), the
+  // samples are learned one at a time. Returns the number learned. Scratch
+  // grows to the largest k seen (allocation only then; the factor form's
+  // first block allocates a second factor, to undo a block without a copy).
   // REQUIRES: features.size() == k · dimension(),
   // targets.size() == priors.size() == k · num_outputs().
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
@@ -214,8 +216,19 @@ class BasicRls {
                           std::span<Real> priors);
   void RefreshFactorCoordinate();
   // One U-D step (internal/factor_update.h) with features_ as z; returns c
-  // and leaves P z in product_.
+  // and leaves P z in product_. After a step that left P z in `gain`: the
+  // weights, the noise estimate, forgetting's refresh and the bounds.
   Real StepFactor(Real prior, Real scale_factor, int last_column);
+  void FinishFactorStep(const Real* gain, Real denominator, std::span<const Real> targets,
+                        std::span<const Real> priors);
+  // Blocks (rls_factor_block.cpp): runs that end where the bounds are
+  // recomputed, each fused when every sample passes its checks (else undone
+  // and learned one at a time), so a block learns what single steps would.
+  int LearnFactorBlock(std::span<const Real> features, std::span<const Real> targets,
+                       std::span<Real> priors);
+  bool LearnFusedFactorRun(std::span<const Real> features, std::span<const Real> targets,
+                           std::span<Real> priors);
+  int SamplesBeforeBoundsRefresh() const;
   Real FactorQuadraticForm(std::span<const Real> z) const;
   std::vector<Real> FactorCovarianceMatrix() const;
   bool SetFactorFromCovariance(const std::vector<double>& covariance);
@@ -269,7 +282,10 @@ class BasicRls {
   AlignedVector<Real> refresh_gain_;  // g = α P e_i of the last refresh
   AlignedVector<Real> product_;       // scratch: P z
   AlignedVector<Real> features_;      // scratch: z, zero-padded to stride_
-  std::vector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
+  AlignedVector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
+  // The factor form's blocks: the factor a block writes, swapped with
+  // covariance_ once every sample passed (kept in place, the block is undone).
+  AlignedVector<Real> block_factor_;
   // Part p of the pass over P (RowParts) takes rows row_bounds_[p] ..
   // row_bounds_[p + 1] - 1 and, after the first, sums its part of P z into
   // its own run of stride_ entries of partial_products_. The pool, when

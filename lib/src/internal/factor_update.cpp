@@ -14,4 +14,14 @@ double UpdateFactor(const FactorUpdateArguments<double>& update, double* min_sca
   return ActiveSimdKernelTable().update_factor_double(update, min_scale);
 }
 
+template <>
+void UpdateFactorBlock(const FactorBlockUpdateArguments<float>& block) {
+  ActiveSimdKernelTable().update_factor_block_float(block);
+}
+
+template <>
+void UpdateFactorBlock(const FactorBlockUpdateArguments<double>& block) {
+  ActiveSimdKernelTable().update_factor_block_double(block);
+}
+
 }  // namespace rffstream::internal

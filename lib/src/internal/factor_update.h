@@ -61,6 +61,37 @@ struct FactorUpdateArguments {
 template <class Real>
 Real UpdateFactor(const FactorUpdateArguments<Real>& update, Real* min_scale);
 
+// k samples' steps (α₀ = 1, no forgetting) fused: the same arithmetic, in
+// the same order for every entry, as k UpdateFactor calls one after another,
+// so the factor, the scales and each sample's P z and c are bitwise theirs.
+// The columns are swept once: a group of columns takes the k samples in
+// turn while it is in L1, and sample s + 1's dot products with the group
+// are summed in sample s's update of it. The weights need none of this
+// (w_s · z_s needs only the earlier samples' P z, c and errors), so they
+// are stepped afterwards, one sample at a time, by the caller.
+//
+// The factor is read from `factor` and written to `updated_factor`, so that
+// the caller can undo the block by keeping the first (no copy).
+template <class Real>
+struct FactorBlockUpdateArguments {
+  const Real* factor;  // L before the block, as FactorUpdateArguments
+  // L after it: the entries the steps write are written; the others (above
+  // each column's first vector, past the last row's vector) must be zero.
+  Real* updated_factor;
+  Real* scales;  // d, updated in place
+  std::size_t stride;
+  int dimension;
+  int block_size;  // k
+  const Real* z;   // k runs of stride entries, zero past dimension
+  Real* gains;     // k runs of stride entries, zero on entry; on return P z of each sample
+  Real* denominators;    // out: k entries, c of each sample
+  Real* min_scales;      // out: k entries, the smallest d' of each sample's step
+  Real* inverse_alphas;  // scratch: k entries
+};
+
+template <class Real>
+void UpdateFactorBlock(const FactorBlockUpdateArguments<Real>& block);
+
 }  // namespace rffstream::internal
 
 #endif  // RFFSTREAM_INTERNAL_FACTOR_UPDATE_H_

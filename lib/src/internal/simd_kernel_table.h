@@ -37,6 +37,8 @@ constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
       &SolvePositiveDefinite,
       &FactorUpdateKernel<float, Arch>::Run,
       &FactorUpdateKernel<double, Arch>::Run,
+      &FactorUpdateKernel<float, Arch>::RunBlock,
+      &FactorUpdateKernel<double, Arch>::RunBlock,
   };
 }
 

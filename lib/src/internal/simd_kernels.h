@@ -124,6 +124,9 @@ struct SimdKernelTable {
   float (*update_factor_float)(const FactorUpdateArguments<float>& update, float* min_scale);
   double (*update_factor_double)(const FactorUpdateArguments<double>& update,
                                  double* min_scale);
+  // UpdateFactorBlock (factor_update.h).
+  void (*update_factor_block_float)(const FactorBlockUpdateArguments<float>& block);
+  void (*update_factor_block_double)(const FactorBlockUpdateArguments<double>& block);
 };
 
 // The tables are constant-initialized data: naming one runs no code, so no

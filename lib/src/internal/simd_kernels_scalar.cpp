@@ -1,6 +1,6 @@
 // The reference kernels in plain C++, one element at a time: the C library's
 // sin and cos, the RLS pass over P as written in symmetric_update.h, the
-// square-root step as written in factor_update.h, and the block update on
+// square-root step and its blocks as written in factor_update.h, and the block update on
 // Eigen without vector instructions.
 #include <algorithm>
 #include <cmath>
@@ -102,6 +102,20 @@ Real UpdateFactorScalar(const FactorUpdateArguments<Real>& update, Real* min_sca
   return alpha;
 }
 
+// The block as written in factor_update.h: its steps one after another.
+template <class Real>
+void UpdateFactorBlockScalar(const FactorBlockUpdateArguments<Real>& block) {
+  std::copy_n(block.factor, static_cast<std::size_t>(block.dimension) * block.stride, block.updated_factor);
+  for (int s = 0; s < block.block_size; ++s) {
+    const std::size_t offset = static_cast<std::size_t>(s) * block.stride;
+    block.denominators[s] = UpdateFactorScalar(
+        FactorUpdateArguments<Real>{block.updated_factor, block.scales, block.stride, block.dimension,
+                                    block.z + offset, Real{1}, Real{1}, block.dimension - 1,
+                                    block.gains + offset},
+        &block.min_scales[s]);
+  }
+}
+
 }  // namespace
 
 constinit const SimdKernelTable kScalarSimdKernels{
@@ -123,6 +137,8 @@ constinit const SimdKernelTable kScalarSimdKernels{
     &BlockGram<double>,
     &SolvePositiveDefinite,
     &UpdateFactorScalar<float>,
-    &UpdateFactorScalar<double>};
+    &UpdateFactorScalar<double>,
+    &UpdateFactorBlockScalar<float>,
+    &UpdateFactorBlockScalar<double>};
 
 }  // namespace rffstream::internal
