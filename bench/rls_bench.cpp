@@ -6,6 +6,7 @@
 //   build/bench/rls_bench --benchmark_filter='BM_(Learn|PassBandwidth)/float'  (fraction of the bound)
 //   build/bench/rls_bench --benchmark_filter='Threads/float'  (2 threads against 1, and both cores' bound)
 //   build/bench/rls_bench --benchmark_filter='BM_Learn(SquareRoot)?/double/1/(256|1024)$'  (float64's two forms)
+#include <algorithm>
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -59,7 +60,7 @@ void BM_Learn(benchmark::State& state) {
   BasicRls<Real> rls(static_cast<int>(state.range(0)), kRidge, 1.0);
   LearnOneAtATime(state, rls);
 }
-BENCHMARK(BM_Learn<float>)->Name("BM_Learn/float/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
+BENCHMARK(BM_Learn<float>)->Name("BM_Learn/float/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(512)->Arg(2048);
 BENCHMARK(BM_Learn<double>)->Name("BM_Learn/double/1")->RangeMultiplier(4)->Range(64, 4096)->Arg(2048);
 
 // float64 at a ridge below kSmallestCovarianceRidge: its square-root form,
@@ -162,13 +163,21 @@ void BM_LearnBlock(benchmark::State& state, int block) {
   // BM_LearnBlockThreads: a second argument, the pool's threads.
   if (state.range(1) > 1) rls.SetThreadPool(std::make_shared<ThreadPool>(state.range(1)));
   const auto samples = MakeFeatures<Real>(dimension);
-  std::vector<Real> rows, targets(block), priors(block);
-  for (int s = 0; s < block; ++s) {
-    rows.insert(rows.end(), samples[s % kDistinctSamples].begin(), samples[s % kDistinctSamples].end());
-    targets[s] = samples[s % kDistinctSamples][0];
+  // The blocks cycle through the distinct samples, as single samples do.
+  const int blocks = std::max(1, kDistinctSamples / block);
+  std::vector<std::vector<Real>> rows(blocks), targets(blocks, std::vector<Real>(block));
+  std::vector<Real> priors(block);
+  for (int b = 0; b < blocks; ++b) {
+    for (int s = 0; s < block; ++s) {
+      const std::vector<Real>& sample = samples[(b * block + s) % kDistinctSamples];
+      rows[b].insert(rows[b].end(), sample.begin(), sample.end());
+      targets[b][s] = sample[0];
+    }
   }
+  int b = 0;
   for (auto _ : state) {
-    rls.LearnBlock(rows, targets, priors);
+    rls.LearnBlock(rows[b], targets[b], priors);
+    b = (b + 1) % blocks;
     benchmark::DoNotOptimize(priors.data());
   }
   state.SetItemsProcessed(state.iterations() * block);
@@ -206,7 +215,7 @@ void RegisterBlocks(const std::string& prefix, Function function) {
   for (int block : {16, 64, 256}) {
     benchmark::internal::Benchmark* registered = benchmark::RegisterBenchmark(
         (prefix + "/" + std::to_string(block)).c_str(), function, block);
-    for (int dimension : {64, 256, 1024, 2048, 4096}) registered->Args({dimension, 1});
+    for (int dimension : {64, 256, 512, 1024, 2048, 4096}) registered->Args({dimension, 1});
   }
 }
 const bool kBlocksRegistered = [] {

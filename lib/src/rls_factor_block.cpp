@@ -11,11 +11,21 @@
 // the others.
 #include <algorithm>
 #include <cstddef>
+#include <new>
 
 #include "internal/factor_update.h"
 #include "rffstream/rls.h"
 
 namespace rffstream {
+namespace {
+
+// A triangle smaller than this stays in L2 from one sample to the next, and
+// there single steps, which sum the next group's dot products while they
+// update a group, are as fast as the sweep or faster (float32.md, "Blocks":
+// 0.85× at D = 256, even at 512, 1.1–1.2× at 1024 in float32).
+constexpr std::size_t kFusedTriangleBytes = std::size_t{1} << 20;
+
+}  // namespace
 
 template <class Real>
 int BasicRls<Real>::LearnFactorBlock(std::span<const Real> features, std::span<const Real> targets,
@@ -23,13 +33,14 @@ int BasicRls<Real>::LearnFactorBlock(std::span<const Real> features, std::span<c
   const auto d = static_cast<std::size_t>(dimension_);
   const auto outputs = static_cast<std::size_t>(num_outputs_);
   const int k = static_cast<int>(targets.size() / outputs);
+  const bool fused = fuse_every_block_ || d * d / 2 * sizeof(Real) >= kFusedTriangleBytes;
   int learned = 0;
   for (int first = 0; first < k;) {
     // A run ends where one sample at a time would recompute the bounds.
     const int run = std::min(k - first, SamplesBeforeBoundsRefresh());
     const auto begin = static_cast<std::size_t>(first);
     const auto count = static_cast<std::size_t>(run);
-    if (run > 1 && LearnFusedFactorRun(features.subspan(begin * d, count * d),
+    if (fused && run > 1 && LearnFusedFactorRun(features.subspan(begin * d, count * d),
                                        targets.subspan(begin * outputs, count * outputs),
                                        priors.subspan(begin * outputs, count * outputs))) {
       learned += run;
@@ -66,8 +77,16 @@ bool BasicRls<Real>::LearnFusedFactorRun(std::span<const Real> features,
   for (std::size_t s = 0; s < k; ++s) {
     std::copy_n(features.data() + s * d, d, z + s * stride_);
   }
-  // Zero where the sweep never writes, as in covariance_.
-  if (block_factor_.size() != covariance_.size()) block_factor_.assign(covariance_.size(), Real{0});
+  if (block_factor_.size() != covariance_.size()) {
+    // Zero where the sweep never writes, as in covariance_. Without the
+    // memory for it, blocks are learned one sample at a time.
+    try {
+      block_factor_.assign(covariance_.size(), Real{0});
+    } catch (const std::bad_alloc&) {
+      block_factor_ = AlignedVector<Real>();
+      return false;
+    }
+  }
   std::copy(factor_scales_.begin(), factor_scales_.end(), saved_scales);
   std::copy(weights_.begin(), weights_.end(), saved_weights);
   std::copy(noise_sums_.begin(), noise_sums_.end(), saved_noise_sums);

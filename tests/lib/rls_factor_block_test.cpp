@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "internal/factor_block_access.h"
 #include "internal/simd_kernels.h"
 #include "rffstream/rls.h"
 #include "tests/forced_simd_kernel.h"
@@ -45,6 +46,7 @@ void CheckBlocksEqualSingleSteps(int dimension, int block, int samples, const st
   constexpr int kOutputs = 2;
   const double ridge = 1e-8;  // the factor form in float64 too
   BasicRls<Real> single(dimension, ridge, 1.0, kOutputs), blocked(dimension, ridge, 1.0, kOutputs);
+  internal::FactorBlockAccess::FuseEveryBlock(blocked);
   std::vector<Real> features, targets, single_priors, blocked_priors;
   int learned = 0, blocked_learned = 0;
   for (int t = 0; t < samples; ++t) {

@@ -28,7 +28,8 @@
 // (square-root) form stores P = L D Lᵀ instead, L unit lower triangular and
 // D diagonal, updated by Bierman's U-D step (internal/factor_update.h): no
 // subtraction, positive definite by construction, L D^(1/2) a Cholesky
-// factor of P. Its blocks are learned one sample at a time, on one thread.
+// factor of P. It runs on one thread; its blocks sweep the factor once for
+// all their samples, with the bits of learning them one at a time.
 // float32 always uses it; float64 below a ridge of kSmallestCovarianceRidge
 // (above, the covariance form is sound for 10⁹ samples and faster).
 //
@@ -56,6 +57,7 @@ namespace internal {
 class ByteReader;
 class ByteWriter;
 class CheckpointAccess;
+class FactorBlockAccess;
 }  // namespace internal
 
 template <class Real>
@@ -189,6 +191,7 @@ class BasicRls {
 
  private:
   friend class internal::CheckpointAccess;
+  friend class internal::FactorBlockAccess;
 
   // The complete learning state, for checkpoints. In the factor form the
   // stored triangle is P (float32 before format 6, float64 before 9), S
@@ -222,8 +225,9 @@ class BasicRls {
   void FinishFactorStep(const Real* gain, Real denominator, std::span<const Real> targets,
                         std::span<const Real> priors);
   // Blocks (rls_factor_block.cpp): runs that end where the bounds are
-  // recomputed, each fused when every sample passes its checks (else undone
-  // and learned one at a time), so a block learns what single steps would.
+  // recomputed, each fused (for a triangle past the cache) when every sample
+  // passes its checks (else undone and learned one at a time), so a block
+  // learns what single steps would.
   int LearnFactorBlock(std::span<const Real> features, std::span<const Real> targets,
                        std::span<Real> priors);
   bool LearnFusedFactorRun(std::span<const Real> features, std::span<const Real> targets,
@@ -286,6 +290,7 @@ class BasicRls {
   // The factor form's blocks: the factor a block writes, swapped with
   // covariance_ once every sample passed (kept in place, the block is undone).
   AlignedVector<Real> block_factor_;
+  bool fuse_every_block_ = false;  // tests: fused below the size where it pays too
   // Part p of the pass over P (RowParts) takes rows row_bounds_[p] ..
   // row_bounds_[p + 1] - 1 and, after the first, sums its part of P z into
   // its own run of stride_ entries of partial_products_. The pool, when
