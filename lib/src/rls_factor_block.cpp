@@ -10,6 +10,7 @@
 // and learned one sample at a time, which refuses that sample and learns
 // the others.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <new>
 
@@ -25,6 +26,23 @@ namespace {
 // 0.85× at D = 256, even at 512, 1.1–1.2× at 1024 in float32).
 constexpr std::size_t kFusedTriangleBytes = std::size_t{1} << 20;
 
+// How many of the `count` samples from `first` on have finite features and targets.
+template <class Real>
+int LeadingFiniteSamples(std::span<const Real> features, std::span<const Real> targets,
+                         std::size_t dimension, std::size_t outputs, int first, int count) {
+  const auto finite = [](std::span<const Real> values) {
+    return std::all_of(values.begin(), values.end(), [](Real value) { return std::isfinite(value); });
+  };
+  for (int s = 0; s < count; ++s) {
+    const auto sample = static_cast<std::size_t>(first + s);
+    if (!finite(features.subspan(sample * dimension, dimension)) ||
+        !finite(targets.subspan(sample * outputs, outputs))) {
+      return s;
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 template <class Real>
@@ -36,8 +54,11 @@ int BasicRls<Real>::LearnFactorBlock(std::span<const Real> features, std::span<c
   const bool fused = fuse_every_block_ || d * d / 2 * sizeof(Real) >= kFusedTriangleBytes;
   int learned = 0;
   for (int first = 0; first < k;) {
-    // A run ends where one sample at a time would recompute the bounds.
-    const int run = std::min(k - first, SamplesBeforeBoundsRefresh());
+    // A run ends where one sample at a time would recompute the bounds, and
+    // before a sample holding a number that is not finite, which is refused
+    // on its own rather than undoing a run.
+    int run = std::min(k - first, SamplesBeforeBoundsRefresh());
+    if (fused) run = std::max(1, LeadingFiniteSamples(features, targets, d, outputs, first, run));
     const auto begin = static_cast<std::size_t>(first);
     const auto count = static_cast<std::size_t>(run);
     if (fused && run > 1 && LearnFusedFactorRun(features.subspan(begin * d, count * d),
@@ -103,6 +124,9 @@ bool BasicRls<Real>::LearnFusedFactorRun(std::span<const Real> features,
     const std::span<const Real> sample_targets = targets.subspan(s * outputs, outputs);
     const std::span<Real> sample_priors = priors.subspan(s * outputs, outputs);
     if (!FactorSampleIsSafe(features.subspan(s * d, d), sample_targets, sample_priors)) {
+      // The second factor's entries that the sweep keeps zero may not be
+      // now, and another SIMD kernel would not write them all: made anew.
+      block_factor_ = AlignedVector<Real>();
       std::copy_n(saved_scales, d, factor_scales_.begin());
       std::copy_n(saved_weights, outputs * d, weights_.begin());
       std::copy_n(saved_noise_sums, outputs, noise_sums_.begin());

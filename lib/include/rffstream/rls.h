@@ -28,8 +28,8 @@
 // (square-root) form stores P = L D Lᵀ instead, L unit lower triangular and
 // D diagonal, updated by Bierman's U-D step (internal/factor_update.h): no
 // subtraction, positive definite by construction, L D^(1/2) a Cholesky
-// factor of P. It runs on one thread; its blocks sweep the factor once for
-// all their samples, with the bits of learning them one at a time.
+// factor of P. It runs on one thread; a block is learned bit for bit as its
+// samples one at a time, in one sweep over a factor past the cache.
 // float32 always uses it; float64 below a ridge of kSmallestCovarianceRidge
 // (above, the covariance form is sound for 10⁹ samples and faster).
 //
@@ -101,13 +101,12 @@ class BasicRls {
   // Learns k samples at once: `features` holds k rows of dimension() values
   // (row-major), `targets` k rows of num_outputs() values; `priors` receives
   // what k calls of LearnOutputs() would have returned. With β = 1, the
-  // covariance form makes it one Woodbury rank-k update (matrix-matrix work,
-  // the same results up to rounding), the factor form one sweep over the
-  // factor for all k (bitwise the results of k calls); otherwise, and for a
-  // block holding a sample LearnOutputs() would refuse (its prior NaN), the
-  // samples are learned one at a time. Returns the number learned. Scratch
-  // grows to the largest k seen (allocation only then; the factor form's
-  // first block allocates a second factor, to undo a block without a copy).
+  // covariance form makes it one Woodbury rank-k update (the same to
+  // rounding), the factor form one sweep over a factor of 1 MiB or more (the
+  // same bits; rls_factor_block.cpp); otherwise, and around a sample that
+  // LearnOutputs() would refuse (its prior NaN), samples are learned one at
+  // a time. Returns the number learned. Scratch grows to the largest k seen
+  // (allocation only then; the sweep's holds a second factor).
   // REQUIRES: features.size() == k · dimension(),
   // targets.size() == priors.size() == k · num_outputs().
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
@@ -218,16 +217,12 @@ class BasicRls {
   bool FactorSampleIsSafe(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
   void RefreshFactorCoordinate();
-  // One U-D step (internal/factor_update.h) with features_ as z; returns c
-  // and leaves P z in product_. After a step that left P z in `gain`: the
-  // weights, the noise estimate, forgetting's refresh and the bounds.
+  // One U-D step (internal/factor_update.h) with features_ as z: c returned,
+  // P z in product_; then the weights, noise, refresh and bounds from P z.
   Real StepFactor(Real prior, Real scale_factor, int last_column);
   void FinishFactorStep(const Real* gain, Real denominator, std::span<const Real> targets,
                         std::span<const Real> priors);
-  // Blocks (rls_factor_block.cpp): runs that end where the bounds are
-  // recomputed, each fused (for a triangle past the cache) when every sample
-  // passes its checks (else undone and learned one at a time), so a block
-  // learns what single steps would.
+  // Blocks (rls_factor_block.cpp).
   int LearnFactorBlock(std::span<const Real> features, std::span<const Real> targets,
                        std::span<Real> priors);
   bool LearnFusedFactorRun(std::span<const Real> features, std::span<const Real> targets,
@@ -287,10 +282,10 @@ class BasicRls {
   AlignedVector<Real> product_;       // scratch: P z
   AlignedVector<Real> features_;      // scratch: z, zero-padded to stride_
   AlignedVector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
-  // The factor form's blocks: the factor a block writes, swapped with
-  // covariance_ once every sample passed (kept in place, the block is undone).
+  // The factor a block's sweep writes, swapped with covariance_ once every
+  // sample passed; fuse_every_block_: tests sweep small factors too.
   AlignedVector<Real> block_factor_;
-  bool fuse_every_block_ = false;  // tests: fused below the size where it pays too
+  bool fuse_every_block_ = false;
   // Part p of the pass over P (RowParts) takes rows row_bounds_[p] ..
   // row_bounds_[p + 1] - 1 and, after the first, sums its part of P z into
   // its own run of stride_ entries of partial_products_. The pool, when

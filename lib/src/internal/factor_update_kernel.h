@@ -1,6 +1,6 @@
 // File: internal/factor_update_kernel.h
 //
-// UpdateFactor (factor_update.h) written once on xsimd batches and
+// UpdateFactor and UpdateFactorBlock (factor_update.h) written once on xsimd batches and
 // instantiated per instruction set in simd_kernels_<arch>.cpp. Include this
 // header only from those files.
 //
