@@ -17,21 +17,14 @@
 //   A_n = βⁿ λ I + Σ_t β^(n-t) (z_t z_tᵀ + α e_(t mod D) e_(t mod D)ᵀ),
 //   b_n = Σ_t β^(n-t) z_t y_t,   w = A_n⁻¹ b_n.
 //
-// Engines. The covariance form stores P as its upper triangle (exactly
-// symmetric, half the memory traffic) and updates it lazily — the rank-one
-// downdates of one sample are applied in the same pass over P that computes
-// P z for the next, so each sample moves P through the caches once; blocks
-// of k samples use one rank-k (Woodbury) update. It subtracts (P -= u uᵀ /
-// c), so P loses positive definiteness once its condition number, about
-// (λ + samples) / λ, nears 1/ε: for float32 (ε ≈ 10⁻⁷) a ridge of 10⁻² and
-// 10⁵ samples, for float64 a ridge of 10⁻¹² and 10⁴ samples. The factor
-// (square-root) form stores P = L D Lᵀ instead, L unit lower triangular and
-// D diagonal, updated by Bierman's U-D step (internal/factor_update.h): no
-// subtraction, positive definite by construction, L D^(1/2) a Cholesky
-// factor of P. It runs on one thread; a block is learned bit for bit as its
-// samples one at a time, in one sweep over a factor past the cache.
-// float32 always uses it; float64 below a ridge of kSmallestCovarianceRidge
-// (above, the covariance form is sound for 10⁹ samples and faster).
+// Engines. The covariance form stores P's upper triangle and applies a
+// sample's downdates lazily, in the pass that computes the next P z
+// (internal/symmetric_update.h); a block is one Woodbury update. It
+// subtracts, so P loses definiteness once its condition number nears 1/ε
+// (float32: a ridge of 10⁻² and 10⁵ samples; float64: 10⁻¹² and 10⁴). The
+// factor form stores P = L D Lᵀ, updated by Bierman's U-D step
+// (factor_update.h), positive definite by construction: float32 always,
+// float64 below kSmallestCovarianceRidge; one thread (rls_factor_block.cpp).
 //
 //   rffstream::Rls rls(/*dimension=*/4, /*ridge=*/1e-3, /*forgetting=*/1.0);
 //   const double z[4] = {0.5, -0.1, 0.3, 1.0};
@@ -100,35 +93,31 @@ class BasicRls {
 
   // Learns k samples at once: `features` holds k rows of dimension() values
   // (row-major), `targets` k rows of num_outputs() values; `priors` receives
-  // what k calls of LearnOutputs() would have returned. With β = 1, the
-  // covariance form makes it one Woodbury rank-k update (the same to
-  // rounding), the factor form one sweep over a factor of 1 MiB or more (the
-  // same bits; rls_factor_block.cpp); otherwise, and around a sample that
-  // LearnOutputs() would refuse (its prior NaN), samples are learned one at
-  // a time. Returns the number learned. Scratch grows to the largest k seen
-  // (allocation only then; the sweep's holds a second factor).
+  // what k calls of LearnOutputs() would have returned: with β = 1 one
+  // Woodbury update (covariance form, the same to rounding) or one sweep
+  // over a factor of 1 MiB or more (the same bits), else, and around a
+  // refused sample, one at a time. Returns the number learned. Scratch grows
+  // to the largest k seen (only then; the sweep's holds a second factor).
   // REQUIRES: features.size() == k · dimension(),
   // targets.size() == priors.size() == k · num_outputs().
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                   std::span<Real> priors);
 
-  // Splits each sample's pass over P, and a block's matrix products, across
-  // `pool` (nullptr: this thread alone). The work is cut into the same
-  // parts whatever the threads (rows of P's triangle with equal shares of
-  // its entries, each summing its own part of P z, added up in one order),
-  // so the results are the same bits with any number of threads. At D <
-  // 256 there is one part: a pool does not pay there and is not used.
+  // Splits the covariance form's pass over P, and its blocks' products,
+  // across `pool` (nullptr: this thread alone), in the same parts whatever
+  // the threads (rows of P's triangle with equal shares of its entries, their
+  // parts of P z added in one order): the same bits with any number. At D <
+  // 256 there is one part, and the pool is not used.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
   // The parts that work is cut into: threads beyond this many idle.
   int parts() const { return static_cast<int>(row_bounds_.size()) - 1; }
 
-  // Whether the engine still holds a sound model. It stops being sound,
-  // for good, when a sample reveals that its arithmetic can no longer keep
-  // P positive definite and bounded: the covariance form meets c = 1 +
-  // zᵀPz < 1, which a positive definite P never gives (the precision is
-  // lost: a ridge too small for the stream); the factor form meets a P too
-  // large for its numbers (forgetting that outruns its refresh). That sample
-  // is refused, as every later one is by the caller that checks this.
+  // Whether the engine still holds a sound model. It stops, for good, when a
+  // sample shows its arithmetic can no longer keep P positive definite and
+  // bounded: the covariance form meets c = 1 + zᵀPz < 1 (a ridge too small
+  // for the stream), the factor form a P too large for its numbers
+  // (forgetting that outruns its refresh). That sample is refused, as every
+  // later one is by the caller that checks this.
   enum class Soundness { kSound, kLostDefiniteness, kOutgrewPrecision };
   Soundness soundness() const { return soundness_; }
 
@@ -174,11 +163,9 @@ class BasicRls {
     // With forgetting: the coordinate the next sample's refresh goes to.
     int next_refreshed_coordinate = 0;
   };
-  // From P by a Cholesky factorization, O(D³); FailedPrecondition when P is
-  // not positive definite. Allocates.
+  // From P by Cholesky, O(D³); FailedPrecondition if P is not positive definite.
   [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
-  // A new ridge λ' for β = 1, exactly: A gains (λ' - λ) I (O(D³)). Errors
-  // as SetInformationForm's. Allocates.
+  // A new ridge λ' for β = 1, exactly: A gains (λ' - λ) I (O(D³)); errors as below.
   [[nodiscard]] absl::Status SetRidge(double ridge);
   // The state of `form` (P = A⁻¹, w = A⁻¹ b by a Cholesky factorization,
   // O(D³)); with `ridge` (β = 1), a form whose prior is `ridge` I. Errors,
@@ -200,16 +187,14 @@ class BasicRls {
   void SaveState(internal::ByteWriter& writer) const;
   [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader,
                                        StoredTriangle stored = StoredTriangle::kUnitFactorAndScales);
-  // LoadState's parts (rls_state.cpp): the fields read and checked to be a
-  // state learning can reach (the stored triangle into `triangle`); and an
-  // old checkpoint's P factored, or, for float64 when P has no Cholesky
-  // factor, kept as P and marked unsound.
+  // LoadState's parts (rls_state.cpp): the fields read and checked (the
+  // stored triangle into `triangle`); an old checkpoint's P factored (float64
+  // without a Cholesky factor: kept as P, marked unsound).
   [[nodiscard]] absl::Status ReadState(internal::ByteReader& reader, std::vector<Real>& triangle);
   [[nodiscard]] absl::Status FactorFromSavedCovariance(const std::string& source);
 
-  // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz and P; L, D
-  // from a P given in double (false if P is not positive definite); the
-  // exact trace of P = L D Lᵀ, and it and the smallest d recomputed.
+  // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz, P; L, D from
+  // a P in double (false if not positive definite); trace(P), bounds anew.
   bool LearnFactorOutputs(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
   // Its parts: the bounds that keep a sample from making the model
@@ -241,12 +226,11 @@ class BasicRls {
   void PassOverCovariance();
   // The rows where the parts of the pass over P start, then D.
   static std::vector<int> RowParts(int dimension);
-  // Forgetting's refresh of a coordinate after a sample (u = P z / β, c =
-  // `denominator`) into the scratch weights; false if they turn non-finite.
+  // Forgetting's refresh after a sample (u = P z / β, c = `denominator`) into
+  // the scratch weights; false if they turn non-finite.
   bool RefreshIntoScratch(std::span<const Real> gain, Real decay, Real denominator,
                           Real& refresh_denominator);
-  // Adds one sample's a-priori errors (targets - priors, one per output) to
-  // the noise estimate, with their variance factor c = 1 + zᵀPz.
+  // Adds a sample's a-priori errors to the noise estimate (variance factor c).
   void RecordErrors(const Real* targets, const Real* priors, Real denominator);
 
   Real* Row(int i) { return covariance_.data() + static_cast<std::size_t>(i) * stride_; }
