@@ -22,8 +22,9 @@ ABSL_FLAG(int, max_error_messages, 10,
           "print at most this many rejected-line messages (all are counted in the summary)");
 ABSL_FLAG(int, block, 1,
           "learn labelled lines in blocks of k, each block's output written when it is full: "
-          "float64 learns a block with one rank-k update (same predictions and model as k = 1, "
-          "higher throughput); float32 learns its lines one at a time (the same, no faster)");
+          "one rank-k update (float64) or one sweep over the factor (float32 from D = 724), with "
+          "the predictions and model of k = 1; k >= 1024 learns in bulk (one QR, at matrix-product "
+          "speed; each line predicted with the model before its block)");
 ABSL_FLAG(bool, variance, false,
           "write a second column: the predictive variance sigma^2 (1 + z'Pz), sigma^2 "
           "estimated online (nan, unknown, until the first sample is learned)");
@@ -41,9 +42,9 @@ ABSL_FLAG(int64_t, save_every, 0, "also save every N learned samples; 0 = off");
 ABSL_FLAG(double, save_interval, 0, "also save every this many seconds; 0 = off");
 ABSL_FLAG(int, threads, 0,
           "threads for each sample's work (float64: the O(D^2) pass over P, a block's matrix "
-          "products; both precisions: a block's feature map; float32 updates its factor on one "
-          "thread); the same results with any number; 0 = as many as pay off: 1 below D = 512, "
-          "else every core");
+          "products; both precisions: a block's feature map and a bulk block's QR; float32 "
+          "updates its factor one sample at a time on one thread); the same results with any "
+          "number; 0 = as many as pay off: 1 below D = 512, else every core");
 ABSL_FLAG(int64_t, sync_every, 0,
           "under mpirun: the ranks merge what they learned every N samples per rank and "
           "continue from the merged model; 0 = only at the end");

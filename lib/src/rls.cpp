@@ -95,6 +95,7 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
                                   std::span<Real> priors) {
   assert(static_cast<int>(z.size()) == dimension_);
   assert(static_cast<int>(targets.size()) == num_outputs_);
+  SettleInformationFactor();
   if (factor_form_) return LearnFactorOutputs(z, targets, priors);
   // Settle the previous sample's updates of P while computing P z.
   std::copy(z.begin(), z.end(), features_.begin());
@@ -255,8 +256,8 @@ std::vector<int> BasicRls<Real>::RowParts(int dimension) {
 
 template <class Real>
 void BasicRls<Real>::SetThreadPool(std::shared_ptr<ThreadPool> pool) {
-  // The factor form's column steps run one after another: one thread.
-  const bool split = !factor_form_ && pool != nullptr && pool->size() > 1 && row_bounds_.size() > 2;
+  // The factor form's column steps run one after another: threads only for bulk blocks.
+  const bool split = pool != nullptr && pool->size() > 1 && (factor_form_ || row_bounds_.size() > 2);
   pool_ = split ? std::move(pool) : nullptr;
 }
 
@@ -266,6 +267,11 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
   const int d = dimension_;
   const int outputs = num_outputs_;
   const int k = static_cast<int>(targets.size()) / outputs;
+  if (factor_form_ && forgetting_ == Real{1} && k >= kBulkSamples &&
+      LearnBulkBlock(features, targets, priors)) {
+    return k;
+  }
+  SettleInformationFactor();
   if (factor_form_ && forgetting_ == Real{1} && k > 1) return LearnFactorBlock(features, targets, priors);
   if (!factor_form_ && forgetting_ == Real{1} && k > 1) {
     SettlePendingUpdates();

@@ -8,6 +8,7 @@
 
 #include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
+#include "internal/information_update.h"
 #include "internal/simd_kernels.h"
 #include "rffstream/rls.h"
 
@@ -30,6 +31,9 @@ void MultiplyInto(const std::vector<double>& matrix, const Vector* vector, int d
 
 template <class Real>
 Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
+  if (!information_factor_.empty()) {
+    return internal::InformationQuadraticForm(information_factor_.data(), stride_, dimension_, z.data());
+  }
   if (factor_form_) return FactorQuadraticForm(z);
   using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
@@ -45,6 +49,7 @@ Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
 
 template <class Real>
 std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
+  if (!information_factor_.empty()) return Settled().CovarianceMatrix();
   if (factor_form_) return FactorCovarianceMatrix();
   std::vector<Real> full(static_cast<std::size_t>(dimension_) * dimension_);
   for (int i = 0; i < dimension_; ++i) {
@@ -60,6 +65,7 @@ std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
 
 template <class Real>
 absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInformationForm() const {
+  if (!information_factor_.empty()) return Settled().ToInformationForm();
   InformationForm form;
   if (factor_form_) {
     // A = L⁻ᵀ D⁻¹ L⁻¹ from the factors themselves: inverting P = L D Lᵀ
@@ -108,6 +114,7 @@ absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInfor
 
 template <class Real>
 absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
+  SettleInformationFactor();
   const auto n = static_cast<std::size_t>(dimension_);
   if (form.information.size() != n * n || form.target_sums.size() != n * num_outputs_ ||
       form.noise_sums.size() != static_cast<std::size_t>(num_outputs_)) {

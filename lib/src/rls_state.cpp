@@ -34,6 +34,7 @@ Real MaxAbs(std::span<const Real> values) {
 
 template <class Real>
 void BasicRls<Real>::AddOutput(std::span<const Real> weights, Real noise_sum) {
+  SettleInformationFactor();
   assert(weights.size() == static_cast<std::size_t>(dimension_));
   weights_.insert(weights_.end(), weights.begin(), weights.end());
   next_weights_.resize(weights_.size());
@@ -43,6 +44,7 @@ void BasicRls<Real>::AddOutput(std::span<const Real> weights, Real noise_sum) {
 
 template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
+  if (!information_factor_.empty()) return Settled().SaveState(writer);
   std::vector<Real> triangle;
   triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
   for (int i = 0; i < dimension_; ++i) {
@@ -154,6 +156,7 @@ absl::Status BasicRls<Real>::FactorFromSavedCovariance(const std::string& source
 
 template <class Real>
 absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTriangle stored) {
+  SettleInformationFactor();
   std::vector<Real> triangle;
   if (absl::Status read = ReadState(reader, triangle); !read.ok()) return read;
   const Real* source = triangle.data();

@@ -7,24 +7,21 @@
 //   w = (λ I + Σ z_t z_tᵀ)⁻¹ Σ z_t y_t
 //
 // up to rounding. With β < 1 recent samples weigh more and the ridge is kept
-// alive by a cyclic rank-one refresh (Gunnarsson 1996): after sample t the
-// information matrix gains α e_i e_iᵀ for one coordinate i = t mod D, with
-// α = D (1 - β) λ. Averaged over a cycle that restores the (1 - β) λ I the
-// decay removed, so the regularization stays near λ I instead of fading as
-// βⁿ λ, P stays bounded when the input stops exciting some direction, and it
-// costs O(D²) per sample. Exactly, after n samples:
+// alive by a cyclic rank-one refresh (Gunnarsson 1996): after sample t, A
+// gains α e_i e_iᵀ, i = t mod D, α = D (1 - β) λ, which over a cycle restores
+// the (1 - β) λ I the decay removed: the regularization stays near λ I (not
+// βⁿ λ) and P bounded, at O(D²) a sample. Exactly, after n samples:
 //
 //   A_n = βⁿ λ I + Σ_t β^(n-t) (z_t z_tᵀ + α e_(t mod D) e_(t mod D)ᵀ),
 //   b_n = Σ_t β^(n-t) z_t y_t,   w = A_n⁻¹ b_n.
 //
-// Engines. The covariance form stores P's upper triangle and applies a
-// sample's downdates lazily, in the pass that computes the next P z
-// (internal/symmetric_update.h); a block is one Woodbury update. It
-// subtracts, so P loses definiteness once its condition number nears 1/ε
-// (float32: a ridge of 10⁻² and 10⁵ samples; float64: 10⁻¹² and 10⁴). The
-// factor form stores P = L D Lᵀ, updated by Bierman's U-D step
-// (factor_update.h), positive definite by construction: float32 always,
-// float64 below kSmallestCovarianceRidge; one thread (rls_factor_block.cpp).
+// Engines. The covariance form stores P's upper triangle, downdated lazily
+// in the pass that computes the next P z (internal/symmetric_update.h); a
+// block is one Woodbury update. It subtracts, so P loses definiteness once
+// its condition number nears 1/ε. The factor form stores P = L D Lᵀ,
+// updated by Bierman's U-D step (factor_update.h), positive definite by
+// construction: float32 always, float64 below kSmallestCovarianceRidge;
+// bulk blocks update Q with Qᵀ Q = P⁻¹ by QR (information_update.h).
 //
 //   rffstream::Rls rls(/*dimension=*/4, /*ridge=*/1e-3, /*forgetting=*/1.0);
 //   const double z[4] = {0.5, -0.1, 0.3, 1.0};
@@ -87,7 +84,7 @@ class BasicRls {
   // e, e²/c or a new weight overflows — is not learned: the model is left as
   // it was, `priors` are NaN and the result is false. REQUIRES:
   // targets.size() == priors.size() == num_outputs(), z.size() ==
-  // dimension(). No allocation.
+  // dimension(). No allocation, but after bulk blocks (L, D made anew: O(D³)).
   bool LearnOutputs(std::span<const Real> z, std::span<const Real> targets,
                     std::span<Real> priors);
 
@@ -96,18 +93,21 @@ class BasicRls {
   // what k calls of LearnOutputs() would have returned: with β = 1 one
   // Woodbury update (covariance form, the same to rounding) or one sweep
   // over a factor of 1 MiB or more (the same bits), else, and around a
-  // refused sample, one at a time. Returns the number learned. Scratch grows
-  // to the largest k seen (only then; the sweep's holds a second factor).
+  // refused sample, one at a time. In bulk (factor form, β = 1, k >=
+  // kBulkSamples: one QR, the model the same to rounding) each prior is made
+  // with the weights before the block. Returns the number learned. Scratch
+  // grows to the largest k seen (the sweep and bulk hold a second factor).
   // REQUIRES: features.size() == k · dimension(),
   // targets.size() == priors.size() == k · num_outputs().
+  static constexpr int kBulkSamples = 1024;
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                   std::span<Real> priors);
 
-  // Splits the covariance form's pass over P, and its blocks' products,
-  // across `pool` (nullptr: this thread alone), in the same parts whatever
-  // the threads (rows of P's triangle with equal shares of its entries, their
-  // parts of P z added in one order): the same bits with any number. At D <
-  // 256 there is one part, and the pool is not used.
+  // Splits the covariance form's pass over P and its blocks' products (rows
+  // of P's triangle with equal shares of its entries, their parts of P z
+  // added in one order), and bulk blocks' products, across `pool` (nullptr:
+  // this thread alone), in parts that do not depend on the threads: the
+  // same bits with any number. The covariance form at D < 256: one part.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
   // The parts that work is cut into: threads beyond this many idle.
   int parts() const { return static_cast<int>(row_bounds_.size()) - 1; }
@@ -207,6 +207,13 @@ class BasicRls {
   Real StepFactor(Real prior, Real scale_factor, int last_column);
   void FinishFactorStep(const Real* gain, Real denominator, std::span<const Real> targets,
                         std::span<const Real> priors);
+  // Bulk (rls_bulk.cpp): false, nothing learned, if a number is not finite
+  // or would not be; Q from L, D and back (in double); a settled copy.
+  bool LearnBulkBlock(std::span<const Real> features, std::span<const Real> targets,
+                      std::span<Real> priors);
+  void StartInformationFactor();
+  void SettleInformationFactor();
+  BasicRls Settled() const;
   // Blocks (rls_factor_block.cpp).
   int LearnFactorBlock(std::span<const Real> features, std::span<const Real> targets,
                        std::span<Real> priors);
@@ -266,8 +273,11 @@ class BasicRls {
   AlignedVector<Real> product_;       // scratch: P z
   AlignedVector<Real> features_;      // scratch: z, zero-padded to stride_
   AlignedVector<Real> block_scratch_;  // scratch of LearnBlock, grown on demand
-  // The factor a block's sweep writes, swapped with covariance_ once every
-  // sample passed; fuse_every_block_: tests sweep small factors too.
+  // In bulk, the model: [Q B] (column j of Q at j · stride_, then B's), with
+  // covariance_ and factor_scales_ out of date.
+  AlignedVector<Real> information_factor_;
+  // What a block's sweep (bulk update) writes, swapped with covariance_
+  // (information_factor_) if sound; fuse_every_block_: tests sweep small factors.
   AlignedVector<Real> block_factor_;
   bool fuse_every_block_ = false;
   // Part p of the pass over P (RowParts) takes rows row_bounds_[p] ..

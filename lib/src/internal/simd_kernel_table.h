@@ -9,6 +9,7 @@
 
 #include "internal/block_update_kernel.h"
 #include "internal/factor_update_kernel.h"
+#include "internal/information_update_kernel.h"
 #include "internal/simd_kernels.h"
 #include "internal/feature_map_kernels.h"
 #include "internal/symmetric_update_kernel.h"
@@ -39,6 +40,9 @@ constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
       &FactorUpdateKernel<double, Arch>::Run,
       &FactorUpdateKernel<float, Arch>::RunBlock,
       &FactorUpdateKernel<double, Arch>::RunBlock,
+      &InformationUpdateKernel<float>,
+      &InformationUpdateKernel<double>,
+      &LowerTriangularInverseKernel,
   };
 }
 

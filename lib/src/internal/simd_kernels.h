@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "internal/factor_update.h"
+#include "internal/information_update.h"
 #include "rffstream/thread_pool.h"
 
 namespace rffstream::internal {
@@ -127,6 +128,10 @@ struct SimdKernelTable {
   // UpdateFactorBlock (factor_update.h).
   void (*update_factor_block_float)(const FactorBlockUpdateArguments<float>& block);
   void (*update_factor_block_double)(const FactorBlockUpdateArguments<double>& block);
+  // InformationUpdate (information_update.h), and a lower triangle (column-major) inverted in place.
+  void (*update_information_float)(const InformationUpdateArguments<float>& update);
+  void (*update_information_double)(const InformationUpdateArguments<double>& update);
+  void (*invert_lower_triangular)(double* matrix, int dimension);
 };
 
 // The tables are constant-initialized data: naming one runs no code, so no

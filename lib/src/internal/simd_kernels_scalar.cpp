@@ -1,7 +1,7 @@
 // The reference kernels in plain C++, one element at a time: the C library's
 // sin and cos, the RLS pass over P as written in symmetric_update.h, the
-// square-root step and its blocks as written in factor_update.h, and the block update on
-// Eigen without vector instructions.
+// square-root step and its blocks as written in factor_update.h, and the block
+// and bulk updates on Eigen without vector instructions.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -10,6 +10,7 @@
 #define EIGEN_DONT_VECTORIZE
 #define RFFSTREAM_EIGEN_NAMESPACE rffstream_eigen_scalar
 #include "internal/block_update_kernel.h"
+#include "internal/information_update_kernel.h"
 #include "internal/padded_length.h"
 #include "internal/simd_kernels.h"
 
@@ -139,6 +140,9 @@ constinit const SimdKernelTable kScalarSimdKernels{
     &UpdateFactorScalar<float>,
     &UpdateFactorScalar<double>,
     &UpdateFactorBlockScalar<float>,
-    &UpdateFactorBlockScalar<double>};
+    &UpdateFactorBlockScalar<double>,
+    &InformationUpdateKernel<float>,
+    &InformationUpdateKernel<double>,
+    &LowerTriangularInverseKernel};
 
 }  // namespace rffstream::internal
