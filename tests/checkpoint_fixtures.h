@@ -91,11 +91,25 @@ void RemoveInputCentresOfFile(std::string& bytes) {
   RemoveInputCentres(bytes, read->learner.feature_map());
 }
 
-// Removes what version 14 added, for files of version 13 made from new
-// ones: the targets' range before the checksum, two arrays of n doubles
-// (a u64 count n and the numbers each; n = 0 when nothing was learned or
-// for a classifier); the bytes are marked as version 13.
+// Removes what version 15 added, for files of version 14 made from new
+// ones of one RLS engine not learning in bulk: its flag, a 0 byte before the
+// checksum; the bytes are marked as version 14.
+inline void RemoveVersion15Fields(std::string& bytes) {
+  std::uint32_t version = 0;
+  std::memcpy(&version, bytes.data() + 8, sizeof(version));
+  if (version < 15) return;
+  constexpr std::size_t kChecksumBytes = 4;
+  REQUIRE(bytes[bytes.size() - kChecksumBytes - 1] == '\0');
+  bytes.erase(bytes.size() - kChecksumBytes - 1, 1);
+  MarkAsVersion(bytes, 14);
+}
+
+// Removes what versions 14 and 15 added, for files of version 13 made from
+// new ones: version 15's (above) and the targets' range before the checksum,
+// two arrays of n doubles (a u64 count n and the numbers each; n = 0 when
+// nothing was learned or for a classifier); the bytes are marked as version 13.
 inline void RemoveVersion14Fields(std::string& bytes) {
+  RemoveVersion15Fields(bytes);
   std::uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 8, sizeof(version));
   if (version < 14) return;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "rffstream/rls.h"
 
 namespace rffstream {
 
@@ -46,16 +47,23 @@ absl::StatusOr<Loss> ParseLoss(std::string_view name) {
       absl::StrCat("unknown loss '", std::string(name), "' (expected squared or hinge)"));
 }
 
-double LearnerConfig::MemoryBytes(int bytes_per_number) const {
+double LearnerConfig::MemoryBytes(int bytes_per_number, int block_size) const {
   // Rows are padded to a multiple of 16 numbers (internal/padded_length.h).
   const auto padded = [](double length) { return 16.0 * std::ceil(length / 16.0); };
   const double dimension = static_cast<double>(features.num_features) + (intercept ? 1 : 0);
   const double frequencies = features.map == FeatureMapKind::kPair ? features.num_features / 2.0
                                                                    : features.num_features;
   const double engines = loss == Loss::kHinge ? num_outputs : 1;  // one P each
-  const double numbers = engines * (dimension * padded(dimension) +  // P
-                                    6.0 * padded(dimension)) +       // vectors
-                         2.0 * dimension * num_outputs;               // weights
+  // A block's rows and scratch; the factor form's blocks write a second
+  // factor (the sweep's, or a bulk block's copy of Q, which it keeps too).
+  const bool factor_form =
+      bytes_per_number == 4 || ridge < BasicRls<double>::kSmallestCovarianceRidge;
+  const double second_factors =
+      block_size <= 1 || !factor_form ? 0 : (block_size >= BasicRls<double>::kBulkSamples ? 2 : 1);
+  const double numbers = engines * ((1 + second_factors) * dimension * padded(dimension) +  // P
+                                    6.0 * padded(dimension)) +                    // vectors
+                         2.0 * dimension * num_outputs +                           // weights
+                         (block_size > 1 ? 3.0 * block_size * padded(dimension) : 0);  // block
   // The frequencies are sampled in double, then moved (double) or
   // converted (float: both copies at once), then transposed: at the peak,
   // 8 + bytes_per_number bytes a number (BasicFeatureMap::Create).

@@ -95,7 +95,12 @@ bool BasicRls<Real>::LearnOutputs(std::span<const Real> z, std::span<const Real>
                                   std::span<Real> priors) {
   assert(static_cast<int>(z.size()) == dimension_);
   assert(static_cast<int>(targets.size()) == num_outputs_);
-  SettleInformationFactor();
+  if (!SettleInformationFactor()) {
+    // Without the memory to make L, D anew, the sample joins Q on its own.
+    if (LearnBulkBlock(z, targets, priors)) return true;
+    std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
+    return false;
+  }
   if (factor_form_) return LearnFactorOutputs(z, targets, priors);
   // Settle the previous sample's updates of P while computing P z.
   std::copy(z.begin(), z.end(), features_.begin());
@@ -271,8 +276,10 @@ int BasicRls<Real>::LearnBlock(std::span<const Real> features, std::span<const R
       LearnBulkBlock(features, targets, priors)) {
     return k;
   }
-  SettleInformationFactor();
-  if (factor_form_ && forgetting_ == Real{1} && k > 1) return LearnFactorBlock(features, targets, priors);
+  // (Without the memory to settle, one sample at a time in bulk.)
+  if (SettleInformationFactor() && factor_form_ && forgetting_ == Real{1} && k > 1) {
+    return LearnFactorBlock(features, targets, priors);
+  }
   if (!factor_form_ && forgetting_ == Real{1} && k > 1) {
     SettlePendingUpdates();
     block_scratch_.resize(static_cast<std::size_t>(d + 1) * k);

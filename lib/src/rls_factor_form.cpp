@@ -20,18 +20,14 @@
 #include "internal/chunked_prediction.h"
 #include "internal/dot_product.h"
 #include "internal/factor_update.h"
+#include "internal/safe_bounds.h"
 #include "rffstream/rls.h"
 
 namespace rffstream {
 namespace {
 
-// Bounds above this are refused: far from overflow, whatever the rounding.
-template <class Real>
-constexpr double kSafeBound = 1e-4 * static_cast<double>(std::numeric_limits<Real>::max());
-// And a smallest d' bounded below this: far from underflow (a d of 0 would
-// make P singular).
-template <class Real>
-constexpr double kSmallestSafeScale = 1e4 * static_cast<double>(std::numeric_limits<Real>::min());
+using internal::kSafeBound;
+using internal::kSmallestSafeScale;
 
 // trace(P) drifts by rounding when updated incrementally: recomputed exactly this often.
 constexpr int kTraceRefresh = 256;

@@ -114,7 +114,6 @@ absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInfor
 
 template <class Real>
 absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
-  SettleInformationFactor();
   const auto n = static_cast<std::size_t>(dimension_);
   if (form.information.size() != n * n || form.target_sums.size() != n * num_outputs_ ||
       form.noise_sums.size() != static_cast<std::size_t>(num_outputs_)) {
@@ -151,6 +150,8 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
       }
     }
   }
+  information_factor_ = AlignedVector<Real>();  // replaced, not settled
+  block_factor_ = AlignedVector<Real>();
   pending_scale_ = 1;
   pending_gain_weight_ = 0;
   pending_refresh_weight_ = 0;

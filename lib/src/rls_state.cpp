@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <new>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -34,7 +35,8 @@ Real MaxAbs(std::span<const Real> values) {
 
 template <class Real>
 void BasicRls<Real>::AddOutput(std::span<const Real> weights, Real noise_sum) {
-  SettleInformationFactor();
+  // B has a column an output: L, D first.
+  if (!SettleInformationFactor()) throw std::bad_alloc();
   assert(weights.size() == static_cast<std::size_t>(dimension_));
   weights_.insert(weights_.end(), weights.begin(), weights.end());
   next_weights_.resize(weights_.size());
@@ -44,6 +46,7 @@ void BasicRls<Real>::AddOutput(std::span<const Real> weights, Real noise_sum) {
 
 template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
+  // In bulk: the model settled to L, D (Q and B follow at the file's end).
   if (!information_factor_.empty()) return Settled().SaveState(writer);
   std::vector<Real> triangle;
   triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
@@ -156,7 +159,7 @@ absl::Status BasicRls<Real>::FactorFromSavedCovariance(const std::string& source
 
 template <class Real>
 absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTriangle stored) {
-  SettleInformationFactor();
+  information_factor_ = AlignedVector<Real>();
   std::vector<Real> triangle;
   if (absl::Status read = ReadState(reader, triangle); !read.ok()) return read;
   const Real* source = triangle.data();

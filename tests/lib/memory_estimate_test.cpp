@@ -1,6 +1,6 @@
 // LearnerConfig::MemoryBytes against what building a model holds at its
 // peak: the frequencies of a float map are sampled in double and converted,
-// both copies alive at once (BasicFeatureMap::Create).
+// both copies alive at once (BasicFeatureMap::Create); and what blocks add.
 #include <catch2/catch.hpp>
 
 #include "rffstream/learner_config.h"
@@ -21,6 +21,25 @@ TEST_CASE("The memory estimate counts a float map's double frequencies while the
   CHECK(double_bytes >= 16 * frequencies);
   CHECK(float_bytes >= 12 * frequencies);
   CHECK(float_bytes < 12.2 * frequencies);  // P, the vectors and weights add little here
+}
+
+// The factor form's blocks hold a second factor (the sweep's), and bulk
+// blocks two (Q and the copy a block writes) besides L: the estimate counts
+// them, and the covariance form's Woodbury blocks only their rows.
+TEST_CASE("The memory estimate counts the second factors of blocks", "[learner][memory]") {
+  LearnerConfig config;
+  config.features.input_dimension = 4;
+  config.features.num_features = 1023;  // D = 1024 with the intercept
+  const double triangle = 1024.0 * 1024;
+  const double rows = 1024.0;  // a block row's numbers
+  const double one = config.MemoryBytes(4);
+  CHECK(config.MemoryBytes(4, 64) - one >= 4 * (triangle + 64 * rows));
+  CHECK(config.MemoryBytes(4, 64) - one < 4 * (1.1 * triangle + 3 * 64 * rows));
+  CHECK(config.MemoryBytes(4, 1024) - one >= 4 * (2 * triangle + 1024 * rows));
+  // float64 at the default ridge keeps the covariance form: rows only.
+  CHECK(config.MemoryBytes(8, 1024) - config.MemoryBytes(8) < 8 * 3.1 * 1024 * rows);
+  config.ridge = 1e-8;  // the factor form in float64 too
+  CHECK(config.MemoryBytes(8, 1024) - config.MemoryBytes(8) >= 8 * 2 * triangle);
 }
 
 }  // namespace

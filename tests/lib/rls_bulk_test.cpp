@@ -12,9 +12,12 @@
 
 #include "Eigen/Dense"
 #include "internal/simd_kernels.h"
+#include "rffstream/checkpoint.h"
+#include "rffstream/learner.h"
 #include "rffstream/rls.h"
 #include "rffstream/thread_pool.h"
 #include "tests/forced_simd_kernel.h"
+#include "tests/temp_dir.h"
 
 namespace rffstream {
 namespace {
@@ -144,8 +147,10 @@ TEST_CASE("A bulk block is its samples learned one at a time, predicted before t
 TEST_CASE("A bulk block with an unlearnable sample refuses that sample alone", "[rls][bulk]") {
   const int d = 32, spoiled = 517;
   const Stream stream(2 * kBulk, d, 13);
-  for (const bool infinite_feature : {true, false}) {
-    INFO((infinite_feature ? "an infinite feature" : "a target whose square overflows"));
+  for (const float spoiled_target : {0.0f, 1e30f, 3e17f}) {
+    const bool infinite_feature = spoiled_target == 0.0f;
+    // 3e17: finite, its square too, but past the bound one at a time holds errors to.
+    INFO("spoiled target " << spoiled_target);
     RlsF32 bulk(d, kRidge, 1.0, kOutputs), single(d, kRidge, 1.0, kOutputs);
     std::vector<float> priors(kBulk * kOutputs), single_priors(kOutputs);
     REQUIRE(bulk.LearnBlock(stream.Features<float>(0, kBulk), stream.Targets<float>(0, kBulk), priors) == kBulk);
@@ -153,7 +158,7 @@ TEST_CASE("A bulk block with an unlearnable sample refuses that sample alone", "
     if (infinite_feature) {
       features[spoiled * d + 3] = std::numeric_limits<float>::infinity();
     } else {
-      targets[spoiled * kOutputs] = 1e30f;
+      targets[spoiled * kOutputs] = spoiled_target;
     }
     CHECK(bulk.LearnBlock(features, targets, priors) == kBulk - 1);
     CHECK(std::isnan(priors[spoiled * kOutputs]));
@@ -164,8 +169,33 @@ TEST_CASE("A bulk block with an unlearnable sample refuses that sample alone", "
     for (int o = 0; o < kOutputs; ++o) {
       std::vector<double> reference(single.weights(o).begin(), single.weights(o).end());
       CHECK(RelativeError(bulk.weights(o), Eigen::Map<const Eigen::VectorXd>(reference.data(), d)) < 1e-4);
+      CHECK(bulk.NoiseVarianceEstimate(o) == Approx(single.NoiseVarianceEstimate(o)).epsilon(1e-3));
     }
   }
+}
+
+// Blocks longer than one pass (kInformationRowsPerPass), a dimension of
+// several parts and panels with a tail, started from a factor that single
+// steps learned: the batch ridge weights; then a new ridge, exactly.
+TEST_CASE("Bulk blocks of several passes, from a learned factor, give the batch ridge weights", "[rls][bulk]") {
+  const int d = 301, first = 300, samples = first + 2500;
+  const Stream stream(samples, d, 19);
+  Rls rls(d, kRidge, 1.0, kOutputs);
+  std::vector<double> priors(static_cast<std::size_t>(samples) * kOutputs);
+  for (int s = 0; s < first; ++s) {
+    REQUIRE(rls.LearnOutputs(stream.Features<double>(s, 1), stream.Targets<double>(s, 1),
+                             std::span<double>(priors).subspan(s * kOutputs, kOutputs)));
+  }
+  REQUIRE(rls.LearnBlock(stream.Features<double>(first, samples - first),
+                         stream.Targets<double>(first, samples - first), priors) == samples - first);
+  for (int o = 0; o < kOutputs; ++o) CHECK(RelativeError(rls.weights(o), BatchRidge(stream, samples, o)) < 1e-9);
+  REQUIRE(rls.SetRidge(1.0).ok());
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMatrix> z(stream.features.data(), samples, d);
+  const Eigen::Map<const RowMatrix> y(stream.targets.data(), samples, kOutputs);
+  Eigen::MatrixXd a = z.transpose() * z;
+  a.diagonal().array() += 1.0;
+  CHECK(RelativeError(rls.weights(1), a.ldlt().solve(z.transpose() * y.col(1))) < 1e-9);
 }
 
 // Threads share the columns left of each panel in fixed parts: the same bits.
@@ -185,6 +215,50 @@ TEST_CASE("Bulk blocks give the same bits with any number of threads", "[rls][bu
           std::vector<float>(shared.weights(o).begin(), shared.weights(o).end()));
   }
   CHECK(alone.CovarianceMatrix() == shared.CovarianceMatrix());
+}
+
+// A checkpoint saved between bulk blocks holds Q and B (format 15), so that
+// the resumed run goes on with the bits of one that never stopped; the
+// model it holds, settled to L and D, predicts as the running one does.
+TEST_CASE("A run resumed from a checkpoint between bulk blocks has the bits of one that never stopped",
+          "[rls][bulk][checkpoint]") {
+  LearnerConfig config;
+  config.features.input_dimension = 3;
+  config.features.num_features = 40;
+  config.features.gamma = 0.5;
+  config.ridge = 1e-3;
+  std::mt19937 generator(23);
+  std::normal_distribution<double> normal;
+  std::vector<double> inputs(3 * kBulk * 3);
+  for (double& input : inputs) input = normal(generator);
+  std::vector<float> targets(kBulk * 3);
+  for (int s = 0; s < 3 * kBulk; ++s) targets[s] = static_cast<float>(std::sin(inputs[3 * s]) + inputs[3 * s + 1]);
+  const auto block = [&](int b) { return std::span<const double>(inputs).subspan(3 * kBulk * b, 3 * kBulk); };
+  const auto block_targets = [&](int b) { return std::span<const float>(targets).subspan(kBulk * b, kBulk); };
+  absl::StatusOr<LearnerF32> running = LearnerF32::Create(config);
+  REQUIRE(running.ok());
+  std::vector<float> priors(kBulk), resumed_priors(kBulk);
+  REQUIRE(running->LearnBlock(block(0), block_targets(0), priors) == kBulk);
+  const testing::TempDir dir;
+  REQUIRE(SaveCheckpoint(dir.File("bulk.rff"), *running, RegressionMetrics()).ok());
+  absl::StatusOr<CheckpointF32> resumed = LoadCheckpoint<float>(dir.File("bulk.rff"));
+  REQUIRE(resumed.ok());
+  const std::vector<double> probe = {0.3, -1.2, 0.8};
+  CHECK(resumed->learner.Predict(probe) == running->Predict(probe));
+  for (int b = 1; b < 3; ++b) {
+    REQUIRE(running->LearnBlock(block(b), block_targets(b), priors) == kBulk);
+    REQUIRE(resumed->learner.LearnBlock(block(b), block_targets(b), resumed_priors) == kBulk);
+    CHECK(priors == resumed_priors);
+  }
+  const auto weights = [](const LearnerF32& learner) {
+    return std::vector<float>(learner.rls().weights().begin(), learner.rls().weights().end());
+  };
+  CHECK(weights(resumed->learner) == weights(*running));
+  // And one at a time after it: both settle the same Q to the same L, D.
+  const std::vector<double> x = {0.1, 0.2, 0.3};
+  const float y = 0.5f;
+  CHECK(running->Learn(x, y) == resumed->learner.Learn(x, y));
+  CHECK(resumed->learner.Predict(probe) == running->Predict(probe));
 }
 
 }  // namespace

@@ -66,7 +66,10 @@ namespace rffstream {
 // scale (FeatureMap::centres(); older files fold every mean: no centres).
 // 14: the range of the targets learned, which answers are clipped to
 // (rffstream/target_range.h; older files start an empty one).
-inline constexpr std::uint32_t kCheckpointFormatVersion = 14;
+// 15: after each RLS engine, a flag and, for one learning in bulk, its
+// information factor Q and rotated targets B (rls_bulk.cpp), which learning
+// goes on from: a resumed bulk run has the bits of one that never stopped.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 15;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

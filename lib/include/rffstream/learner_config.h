@@ -58,9 +58,10 @@ struct LearnerConfig {
   // `bytes_per_number` 4 (float) or 8 (double): P, D × D numbers in the
   // padded triangle's rows (one per output with the hinge loss), dominates;
   // then the frequencies (two copies, one of them double while a float map
-  // is built) and two copies of the weights. For refusing a model before
-  // allocating it.
-  double MemoryBytes(int bytes_per_number) const;
+  // is built) and two copies of the weights; with blocks of `block_size`,
+  // their rows and the factor form's second factor (two more in bulk,
+  // BasicRls::kBulkSamples). For refusing a model before allocating it.
+  double MemoryBytes(int bytes_per_number, int block_size = 1) const;
 };
 
 }  // namespace rffstream

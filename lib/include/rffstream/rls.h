@@ -207,13 +207,17 @@ class BasicRls {
   Real StepFactor(Real prior, Real scale_factor, int last_column);
   void FinishFactorStep(const Real* gain, Real denominator, std::span<const Real> targets,
                         std::span<const Real> priors);
-  // Bulk (rls_bulk.cpp): false, nothing learned, if a number is not finite
-  // or would not be; Q from L, D and back (in double); a settled copy.
+  // Bulk (rls_bulk.cpp): false, nothing learned, if a sample comes near
+  // overflow; Q from L, D and back (in double; false without the memory);
+  // a settled copy; Q and B in a checkpoint (format 15: a flag, then them;
+  // read after LoadState).
   bool LearnBulkBlock(std::span<const Real> features, std::span<const Real> targets,
                       std::span<Real> priors);
   void StartInformationFactor();
-  void SettleInformationFactor();
+  bool SettleInformationFactor();
   BasicRls Settled() const;
+  void WriteInformationFactor(internal::ByteWriter& writer) const;
+  [[nodiscard]] absl::Status ReadInformationFactor(internal::ByteReader& reader);
   // Blocks (rls_factor_block.cpp).
   int LearnFactorBlock(std::span<const Real> features, std::span<const Real> targets,
                        std::span<Real> priors);

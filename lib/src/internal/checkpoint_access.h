@@ -37,6 +37,20 @@ class CheckpointAccess {
     writer.Write<std::int64_t>(learner.updates());
   }
 
+  // Format 15, at the file's end: each engine's information factor, for
+  // one learning in bulk (rls_bulk.cpp), so that it goes on with the same bits.
+  template <class Real>
+  static void WriteInformationFactors(ByteWriter& writer, const BasicLearner<Real>& learner) {
+    for (const BasicRls<Real>& engine : learner.rls_) engine.WriteInformationFactor(writer);
+  }
+  template <class Real>
+  static absl::Status ReadInformationFactors(ByteReader& reader, BasicLearner<Real>& learner) {
+    for (BasicRls<Real>& engine : learner.rls_) {
+      if (absl::Status status = engine.ReadInformationFactor(reader); !status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
   template <class Real>
   static absl::StatusOr<BasicLearner<Real>> Read(ByteReader& reader, std::uint32_t version) {
     absl::StatusOr<LearnerConfig> config = ReadConfig(reader, version);

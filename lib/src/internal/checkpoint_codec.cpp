@@ -80,6 +80,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   WriteDriftTrackingState(writer, record.drift_tracking);
   WriteBandwidthFollowState(writer, record.bandwidth_follow);
   WriteTargetRange(writer, record.target_range);
+  CheckpointAccess::WriteInformationFactors(writer, learner);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -279,6 +280,11 @@ absl::StatusOr<BasicCheckpoint<Real>> DecodeCheckpoint(std::span<const unsigned 
   absl::StatusOr<CheckpointRecord> record = ReadRecord(reader, version, *std::move(task));
   if (!record.ok()) return record.status();
   if (version < 14) record->target_range = OlderFileTargetRange(record->task, *learner);
+  if (version >= 15) {
+    if (absl::Status read = CheckpointAccess::ReadInformationFactors(reader, *learner); !read.ok()) {
+      return read;
+    }
+  }
   if (reader.remaining() != 0) {
     return absl::DataLossError(
         absl::StrCat(source, ": ", reader.remaining(), " unexpected bytes after the model"));

@@ -22,7 +22,7 @@ double MemoryLimitBytes(const ModelOptions& options) {
 
 
 absl::Status CheckModelFitsMemory(const LearnerConfig& config, const ModelOptions& options,
-                                  std::int64_t held_rows) {
+                                  std::int64_t held_rows, int block_size) {
   const int bytes_per_number = BytesPerNumber(options);
   // The window's rows are held dense, in double, until the model is built.
   const double window = static_cast<double>(held_rows) * sizeof(double) *
@@ -37,13 +37,14 @@ absl::Status CheckModelFitsMemory(const LearnerConfig& config, const ModelOption
                                                 static_cast<double>(held_rows) * features +
                                                 3.0 * smaller * smaller)
                             : 0.0;
-  const double estimate = config.MemoryBytes(bytes_per_number) + window + tuning;
+  const double estimate = config.MemoryBytes(bytes_per_number, block_size) + window + tuning;
   const double limit = MemoryLimitBytes(options);
   if (estimate <= limit) return absl::OkStatus();
   constexpr double kMiB = 1 << 20;
   return absl::ResourceExhaustedError(absl::StrFormat(
       "the model would take about %.0f MiB (%d features, %d inputs, %d outputs, float%d: P alone "
-      "is about D^2 numbers, one P per class with --loss=hinge, and the projection D x inputs; "
+      "is about D^2 numbers, one P per class with --loss=hinge, a second copy with --block (two "
+      "from --block=1024), and the projection D x inputs; "
       "%.0f MiB of it the %lld rows of the warm-up window and choosing settings on it), more than the limit of %.0f MiB "
       "(--max_model_memory_mb; by default half the physical memory)",
       estimate / kMiB, config.features.num_features, config.features.input_dimension,

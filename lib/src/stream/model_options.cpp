@@ -175,7 +175,7 @@ int WarmUpWindowLines(const ModelOptions& options, int num_classes) {
 }
 
 absl::Status ValidateModelOptions(const ModelOptions& options, const InputOptions& input,
-                                  bool loads_model) {
+                                  bool loads_model, int block_size) {
   if (options.given.Has("gamma") && !options.gamma.has_value() && !options.lengthscales.empty()) {
     return absl::InvalidArgumentError("--gamma=auto and --lengthscales are exclusive");
   }
@@ -204,7 +204,7 @@ absl::Status ValidateModelOptions(const ModelOptions& options, const InputOption
   absl::StatusOr<LearnerConfig> config = LearnerConfigFromOptions(options, stand_in, OutputsFor(input));
   if (!config.ok()) return config.status();
   // A model too large for this machine is refused before any input is read.
-  return CheckModelFitsMemory(*config, options);
+  return CheckModelFitsMemory(*config, options, /*held_rows=*/0, block_size);
 }
 
 }  // namespace rffstream

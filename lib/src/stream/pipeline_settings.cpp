@@ -35,7 +35,7 @@ absl::Status ValidatePipelineSettings(const PipelineSettings& settings, bool loa
   if (absl::Status input = ValidateInputOptions(settings.input, can_infer_dimension); !input.ok()) {
     return input;
   }
-  return ValidateModelOptions(settings.model, settings.input, loads_model);
+  return ValidateModelOptions(settings.model, settings.input, loads_model, settings.block_size);
 }
 
 }  // namespace rffstream

@@ -57,7 +57,8 @@ absl::Status StreamPipeline<Real>::DecideDimension() {
       settings_.model, input_.task().num_inputs(), input_.task().num_outputs());
   if (config.ok()) {
     if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model,
-                                                 static_cast<std::int64_t>(held_.size()));
+                                                 static_cast<std::int64_t>(held_.size()),
+                                                 settings_.block_size);
         !fits.ok()) {
       held_.clear();
       return fits;
@@ -133,7 +134,8 @@ absl::Status StreamPipeline<Real>::BuildAndLearnWindow() {
       LearnerConfigFromOptions(settings_.model, task.num_inputs(), task.num_outputs());
   if (config.ok()) {
     if (absl::Status fits = CheckModelFitsMemory(*config, settings_.model,
-                                                 static_cast<std::int64_t>(held_.size()));
+                                                 static_cast<std::int64_t>(held_.size()),
+                                                 settings_.block_size);
         !fits.ok()) {
       config = fits;
     }

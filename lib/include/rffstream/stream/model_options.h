@@ -36,10 +36,10 @@ double MemoryLimitBytes(const ModelOptions& options);
 
 // Refuses (ResourceExhausted, naming the estimate and the limit) a model
 // larger than --max_model_memory_mb, counting `held_rows` rows of a warm-up
-// window held dense until the model is built.
+// window held dense until the model is built, and blocks of `block_size`.
 [[nodiscard]] absl::Status CheckModelFitsMemory(const LearnerConfig& config,
                                                 const ModelOptions& options,
-                                                std::int64_t held_rows = 0);
+                                                std::int64_t held_rows = 0, int block_size = 1);
 
 // Options given together with --load must agree with the loaded model and
 // its task: repeating the model's values is fine, a different value is an
@@ -75,9 +75,11 @@ inline constexpr double kFallbackRidge = 1e-2;
 int WarmUpWindowLines(const ModelOptions& options, int num_classes);
 
 // Checks the model options that do not depend on the input (a loaded model
-// brings its task: --loss=hinge needs no --classes then).
+// brings its task: --loss=hinge needs no --classes then), learning in
+// blocks of `block_size`.
 [[nodiscard]] absl::Status ValidateModelOptions(const ModelOptions& options,
-                                                const InputOptions& input, bool loads_model);
+                                                const InputOptions& input, bool loads_model,
+                                                int block_size = 1);
 
 }  // namespace rffstream
 
