@@ -44,7 +44,7 @@ bool BasicRls<Real>::LearnBulkBlock(std::span<const Real> features, std::span<co
     if (information_factor_.empty()) StartInformationFactor();
     // The update writes a copy of [Q B], kept only if the block is sound.
     block_factor_ = information_factor_;
-    const std::size_t pass = std::min<std::size_t>(k, internal::kInformationRowsPerPass);
+    const std::size_t pass = std::min<std::size_t>(k, internal::InformationRowsPerPass(dimension_));
     block_scratch_.resize(pass * (d + outputs) + outputs);
   } catch (const std::bad_alloc&) {
     block_factor_ = AlignedVector<Real>();

@@ -174,7 +174,7 @@ TEST_CASE("A bulk block with an unlearnable sample refuses that sample alone", "
   }
 }
 
-// Blocks longer than one pass (kInformationRowsPerPass), a dimension of
+// Blocks longer than one pass (InformationRowsPerPass), a dimension of
 // several parts and panels with a tail, started from a factor that single
 // steps learned: the batch ridge weights; then a new ridge, exactly.
 TEST_CASE("Bulk blocks of several passes, from a learned factor, give the batch ridge weights", "[rls][bulk]") {

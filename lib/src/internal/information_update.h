@@ -32,8 +32,12 @@ class ThreadPool;
 namespace rffstream::internal {
 
 // Samples joined per pass (the same Q' to rounding as all at once): each
-// panel passes over the pass's Z twice, which a larger one would read from memory.
-inline constexpr int kInformationRowsPerPass = 1024;
+// panel of columns passes over the pass's Z, which is kept to about 2^20
+// numbers (4 MiB in float32) so that it stays in the last-level cache.
+inline constexpr int InformationRowsPerPass(int dimension) {
+  constexpr int kNumbers = 1 << 20;
+  return dimension >= kNumbers / 128 ? 128 : dimension <= kNumbers / 1024 ? 1024 : kNumbers / dimension;
+}
 
 template <class Real>
 struct InformationUpdateArguments {
@@ -48,7 +52,7 @@ struct InformationUpdateArguments {
   Real* weights;         // in: w; out: w' (num_outputs runs of `dimension`)
   Real* priors;          // out: k rows of num_outputs: Z w, made with the weights before the block
   Real* added_costs;     // out: ‖E‖² of each output
-  Real* scratch;         // min(k, kInformationRowsPerPass) · (dimension + num_outputs) entries
+  Real* scratch;         // min(k, InformationRowsPerPass(dimension)) · (dimension + num_outputs) entries
   // The columns left of a panel are updated in fixed parts of 128 columns,
   // run on the pool's threads when there is one: the same bits with any number.
   ThreadPool* pool = nullptr;
