@@ -52,5 +52,8 @@ PARAMETERS = """
         one row after another in float32, the same bits whether or not it
         sweeps the factor once for the block (from about 724 features:
         faster at a few thousand, for a second copy of the factor in
-        memory); one-sample calls learn one at a time.
+        memory); from 1024 rows, in bulk: one QR of the information factor
+        at matrix-product speed, the model the same to rounding, each row
+        predicted with the model before its block. One-sample calls learn
+        one at a time.
 """
