@@ -56,14 +56,16 @@ double LearnerConfig::MemoryBytes(int bytes_per_number, int block_size) const {
   const double engines = loss == Loss::kHinge ? num_outputs : 1;  // one P each
   // A block's rows and scratch; the factor form's blocks write a second
   // factor (the sweep's, or a bulk block's copy of Q, which it keeps too).
+  // (Only the squared loss with β = 1 learns blocks at once.)
   const bool factor_form =
       bytes_per_number == 4 || ridge < BasicRls<double>::kSmallestCovarianceRidge;
+  const bool blocks = block_size > 1 && loss == Loss::kSquared && forgetting == 1.0;
   const double second_factors =
-      block_size <= 1 || !factor_form ? 0 : (block_size >= BasicRls<double>::kBulkSamples ? 2 : 1);
+      !blocks || !factor_form ? 0 : (block_size >= BasicRls<double>::kBulkSamples ? 2 : 1);
   const double numbers = engines * ((1 + second_factors) * dimension * padded(dimension) +  // P
                                     6.0 * padded(dimension)) +                    // vectors
                          2.0 * dimension * num_outputs +                           // weights
-                         (block_size > 1 ? 3.0 * block_size * padded(dimension) : 0);  // block
+                         (blocks ? 3.0 * block_size * padded(dimension) : 0);  // block
   // The frequencies are sampled in double, then moved (double) or
   // converted (float: both copies at once), then transposed: at the peak,
   // 8 + bytes_per_number bytes a number (BasicFeatureMap::Create).

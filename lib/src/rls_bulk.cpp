@@ -40,15 +40,25 @@ bool BasicRls<Real>::LearnBulkBlock(std::span<const Real> features, std::span<co
     for (std::size_t i = 0; i < d; ++i) squares += static_cast<double>(features[s * d + i]) * features[s * d + i];
     if (!(squares < kSafeBound<Real>)) return false;
   }
+  // A Q started for a block that is then refused is dropped: L, D still
+  // hold the model, and settling Q back would change their bits.
+  const bool starts = information_factor_.empty();
+  const auto refuse = [&] {
+    if (starts) {
+      information_factor_ = AlignedVector<Real>();
+      block_factor_ = AlignedVector<Real>();
+    }
+    return false;
+  };
   try {
-    if (information_factor_.empty()) StartInformationFactor();
+    if (starts) StartInformationFactor();
     // The update writes a copy of [Q B], kept only if the block is sound.
     block_factor_ = information_factor_;
     const std::size_t pass = std::min<std::size_t>(k, internal::InformationRowsPerPass(dimension_));
     block_scratch_.resize(pass * (d + outputs) + outputs);
   } catch (const std::bad_alloc&) {
     block_factor_ = AlignedVector<Real>();
-    return false;
+    return refuse();
   }
   Real* added_costs = block_scratch_.data() + (block_scratch_.size() - outputs);
   std::copy(weights_.begin(), weights_.end(), next_weights_.begin());
@@ -67,11 +77,15 @@ bool BasicRls<Real>::LearnBulkBlock(std::span<const Real> features, std::span<co
   for (std::size_t i = 0; i < next_weights_.size() && safe; ++i) {
     safe = std::abs(static_cast<double>(next_weights_[i])) < kSafeBound<Real>;
   }
-  for (std::size_t j = 0; j < d && safe; ++j) safe = std::isfinite(block_factor_[j * stride_ + j]);
+  // And d_j = 1 / Q_jj² once settled stays far from underflow, as single steps keep it.
+  for (std::size_t j = 0; j < d && safe; ++j) {
+    const double diagonal = block_factor_[j * stride_ + j];
+    safe = std::isfinite(diagonal) && diagonal * diagonal * internal::kSmallestSafeScale<Real> < 1;
+  }
   for (std::size_t o = 0; o < outputs && safe; ++o) {
     safe = static_cast<double>(noise_sums_[o]) + added_costs[o] < kSafeBound<Real>;
   }
-  if (!safe) return false;
+  if (!safe) return refuse();
   information_factor_.swap(block_factor_);
   weights_.swap(next_weights_);
   for (std::size_t o = 0; o < outputs; ++o) noise_sums_[o] += added_costs[o];
@@ -138,7 +152,8 @@ template <class Real>
 BasicRls<Real> BasicRls<Real>::Settled() const {
   BasicRls copy(*this);
   copy.block_factor_ = AlignedVector<Real>();
-  copy.SettleInformationFactor();
+  // (The callers allocate anyway: without the memory, they throw as they would.)
+  if (!copy.SettleInformationFactor()) throw std::bad_alloc();
   return copy;
 }
 
@@ -186,11 +201,17 @@ absl::Status BasicRls<Real>::ReadInformationFactor(internal::ByteReader& reader)
     next += static_cast<std::ptrdiff_t>(d - first);
   }
   bool valid = std::all_of(packed.begin(), packed.end(), [](Real value) { return std::isfinite(value); });
-  for (std::size_t j = 0; j < d && valid; ++j) valid = information_factor_[j * stride_ + j] != Real{0};
+  // Its diagonal gives d_j = 1 / Q_jj², which must stay far from underflow and overflow.
+  for (std::size_t j = 0; j < d && valid; ++j) {
+    const double diagonal = std::abs(static_cast<double>(information_factor_[j * stride_ + j]));
+    valid = diagonal * diagonal * internal::kSmallestSafeScale<Real> < 1 &&
+            diagonal * diagonal * internal::kSafeBound<Real> > 1;
+  }
   if (!valid) {
     information_factor_ = AlignedVector<Real>();
-    return absl::DataLossError(absl::StrCat(
-        reader.source(), ": the RLS information factor holds a number that is not finite, or a zero on its diagonal"));
+    return absl::DataLossError(absl::StrCat(reader.source(),
+                                            ": the RLS information factor holds a number that is not finite, or a "
+                                            "diagonal entry whose d would leave the range"));
   }
   return absl::OkStatus();
 }

@@ -55,7 +55,7 @@ absl::StatusOr<std::unique_ptr<StreamEstimator<Real>>> StreamEstimator<Real>::Cr
     return absl::InvalidArgumentError("a model needs at least one input and one target");
   }
   const InputOptions input = InputOptionsFor(shape);
-  if (absl::Status valid = ValidateModelOptions(options, input, false); !valid.ok()) {
+  if (absl::Status valid = ValidateModelOptions(options, input, false, block); !valid.ok()) {
     return valid;
   }
   absl::StatusOr<Task> task =

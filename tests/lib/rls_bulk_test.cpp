@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "Eigen/Dense"
+#include "internal/factor_block_access.h"
 #include "internal/simd_kernels.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/learner.h"
@@ -171,6 +172,34 @@ TEST_CASE("A bulk block with an unlearnable sample refuses that sample alone", "
       CHECK(RelativeError(bulk.weights(o), Eigen::Map<const Eigen::VectorXd>(reference.data(), d)) < 1e-4);
       CHECK(bulk.NoiseVarianceEstimate(o) == Approx(single.NoiseVarianceEstimate(o)).epsilon(1e-3));
     }
+  }
+}
+
+// A bulk block refused after Q was made for it leaves L, D as they were: the
+// block learned one sample at a time has the bits of single steps.
+TEST_CASE("A refused bulk block leaves the factor's bits as single steps leave them", "[rls][bulk]") {
+  const int d = 24, first = 100;
+  const Stream stream(first + kBulk, d, 29);
+  RlsF32 bulk(d, kRidge, 1.0, kOutputs);
+  std::vector<float> priors(static_cast<std::size_t>(first + kBulk) * kOutputs);
+  for (int s = 0; s < first; ++s) {
+    REQUIRE(bulk.LearnOutputs(stream.Features<float>(s, 1), stream.Targets<float>(s, 1),
+                              std::span<float>(priors).subspan(s * kOutputs, kOutputs)));
+  }
+  RlsF32 single = bulk;
+  std::vector<float> targets = stream.Targets<float>(first, kBulk);
+  targets[700 * kOutputs + 1] = 3e17f;  // refused by its error's bound, after the update
+  const std::vector<float> features = stream.Features<float>(first, kBulk);
+  CHECK(bulk.LearnBlock(features, targets, priors) == kBulk - 1);
+  for (int s = 0; s < kBulk; ++s) {
+    single.LearnOutputs(std::span<const float>(features).subspan(s * d, d),
+                        std::span<const float>(targets).subspan(s * kOutputs, kOutputs),
+                        std::span<float>(priors).subspan(0, kOutputs));
+  }
+  CHECK(internal::FactorBlockAccess::FactorState(bulk) == internal::FactorBlockAccess::FactorState(single));
+  for (int o = 0; o < kOutputs; ++o) {
+    CHECK(std::vector<float>(bulk.weights(o).begin(), bulk.weights(o).end()) ==
+          std::vector<float>(single.weights(o).begin(), single.weights(o).end()));
   }
 }
 
