@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "cli/flags.h"
 
 ABSL_FLAG(std::string, input, "-", "CSV file to read; - reads standard input");
@@ -49,6 +50,13 @@ ABSL_FLAG(int64_t, sync_every, 0,
           "under mpirun: the ranks merge what they learned every N samples per rank and "
           "continue from the merged model; 0 = only at the end");
 
+ABSL_FLAG(std::string, rank_model, "own",
+          "under mpirun, what a rank predicts with between merges: own = a model of its own "
+          "that learns each of its lines (the model of the last merge plus its lines since); "
+          "merged = the model of the last merge, while the rank only gathers its lines' "
+          "information for the next (about twice the samples a second a rank; predictions up "
+          "to --sync_every lines a rank old; needs --forget=1 or auto, and watches no drift)");
+
 namespace rffstream::app {
 
 absl::StatusOr<StreamOptions> StreamOptionsFromFlags() {
@@ -79,6 +87,12 @@ absl::StatusOr<StreamOptions> StreamOptionsFromFlags() {
   checkpoint.save_interval = absl::GetFlag(FLAGS_save_interval);
   options.server = ServerOptionsFromFlags();
   options.parallel.sync_every = absl::GetFlag(FLAGS_sync_every);
+  const std::string rank_model = absl::GetFlag(FLAGS_rank_model);
+  if (rank_model != "own" && rank_model != "merged") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--rank_model must be own or merged, not ", rank_model));
+  }
+  options.parallel.ranks_gather_only = rank_model == "merged";
   options.parallel.threads = absl::GetFlag(FLAGS_threads);
   options.parallel.threads_given = IsSetByUser(FLAGS_threads);
   return options;

@@ -49,6 +49,12 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
         "under mpirun, --save_every and --save_interval are not supported: rank 0 saves the "
         "merged model at the end (--save)");
   }
+  if (options.parallel.ranks_gather_only && forget != 1.0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "under mpirun, --rank_model=merged needs --forget=1 or auto, not --forget=",
+        ShortestNumber(forget), ": the merges set the noise estimate from the targets' squares, "
+        "which holds for a forgetting factor of 1 only"));
+  }
   if (options.parallel.sync_every < 0) {
     return absl::InvalidArgumentError("--sync_every must be >= 0");
   }
@@ -89,7 +95,8 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   // A line's clock is its line number less `clock_offset`.
   DistributedCoordinator(const MpiWorld& world, const StreamOptions& options, bool dealt,
                          std::int64_t clock_offset)
-      : world_(world), sync_every_(options.parallel.sync_every), dealt_(dealt),
+      : world_(world), sync_every_(options.parallel.sync_every),
+        gathers_only_(options.parallel.ranks_gather_only), dealt_(dealt),
         quiet_(options.output.quiet), clock_offset_(clock_offset) {}
 
   absl::Status Begin(StreamPipeline<Real>& pipeline) override {
@@ -158,7 +165,18 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   // Every rank holds the base: the merges start. The ranks' messages must
   // have one layout: every rank's ridge follows (--ridge=auto), or none.
   absl::Status StartSync(StreamPipeline<Real>& pipeline) {
-    if (absl::Status started = sync_.emplace(pipeline, clock_offset_, dealt_).status();
+    if (world_.Max(gathers_only_ ? 1.0 : 0.0) > 0 && world_.Max(gathers_only_ ? 0.0 : 1.0) > 0) {
+      return AsUsageError(absl::InvalidArgumentError(absl::StrCat(
+          "under mpirun every rank predicts with the same --rank_model; this rank has --rank_model=",
+          gathers_only_ ? "merged" : "own", " and another does not")));
+    }
+    if (gathers_only_ && pipeline.learner()->config().forgetting != 1.0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "under mpirun, --rank_model=merged needs a forgetting factor of 1; the model has beta ",
+          pipeline.learner()->config().forgetting));
+    }
+    if (absl::Status started =
+            sync_.emplace(pipeline, clock_offset_, dealt_, gathers_only_).status();
         !started.ok()) {
       return started;
     }
@@ -187,6 +205,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
 
   const MpiWorld& world_;
   const std::int64_t sync_every_;
+  const bool gathers_only_;
   const bool dealt_;
   const bool quiet_;
   const std::int64_t clock_offset_;

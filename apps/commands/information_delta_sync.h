@@ -63,8 +63,13 @@ class InformationDeltaSync {
   // The pipeline's model is the base every rank holds; tracking starts now.
   // A sample's clock is its line number less `clock_offset`.
   // `dealt`: the ranks share the lines of one stream (else each reads its own).
-  InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset, bool dealt)
+  // `gathers_only`: between merges the rank predicts with the last merged
+  // model and only gathers its samples (ModelStage::TrackInformation);
+  // REQUIRES: then β = 1.
+  InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset, bool dealt,
+                       bool gathers_only)
       : forgetting_(pipeline.learner()->config().forgetting),
+        gathers_only_(gathers_only),
         delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs,
                forgetting_,
                pipeline.learner()->row_length() * (1.0 - forgetting_) *
@@ -79,7 +84,11 @@ class InformationDeltaSync {
     samples_ = learner.samples_learned();
     clock_ = samples_;  // the base learned the window's lines, one clock tick each
     clock_offset_ = clock_offset;
-    pipeline.mutable_model().TrackInformation(&delta_, clock_offset, dealt);
+    pipeline.mutable_model().TrackInformation(&delta_, clock_offset, dealt, gathers_only);
+    if (gathers_only_) {
+      CountTargetSquares(learner);
+      squares_at_merge_.assign(target_squares_.size(), 0.0);
+    }
     if (const RidgeFollower<Real>* follower = pipeline.model().ridge_follower()) {
       follower_samples_ = follower->state().samples;
       follower_squares_ = follower->state().target_squares;
@@ -95,7 +104,8 @@ class InformationDeltaSync {
   // The samples this rank learned since the last merge (a restart's lines
   // learned again are not among them).
   std::int64_t SamplesSinceMerge(const StreamPipeline<Real>& pipeline) const {
-    return pipeline.learner()->samples_learned() - samples_;
+    return pipeline.learner()->samples_learned() - samples_ + pipeline.model().gathered() -
+           gathered_at_merge_;
   }
 
   // Sums every rank's delta into the total and continues from it; every
@@ -121,14 +131,24 @@ class InformationDeltaSync {
     // are in the delta, not among them).
     const std::int64_t learned = SamplesSinceMerge(pipeline);
     message_[sums.size() - 1] = static_cast<double>(learned);
-    // What this rank's samples since the last merge added to the noise sums:
-    // its RLS decayed the merged sums once per sample.
-    const double local_decay = std::pow(forgetting_, static_cast<double>(learned));
-    for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
-      message_.push_back(static_cast<double>(rls.noise_sums()[output]) -
-                         local_decay * total_.noise_sums[output]);
+    if (gathers_only_) {
+      // The squares of the targets gathered since the last merge, and
+      // their number (β = 1): the merge sets the noise sums from them.
+      for (std::size_t output = 0; output < target_squares_.size(); ++output) {
+        message_.push_back(model.gathered_squares()[output] - squares_at_merge_[output]);
+      }
+      message_.push_back(static_cast<double>(learned));
+    } else {
+      // What this rank's samples since the last merge added to the noise
+      // sums: its RLS decayed the merged sums once per sample.
+      const double local_decay = std::pow(forgetting_, static_cast<double>(learned));
+      for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
+        message_.push_back(static_cast<double>(rls.noise_sums()[output]) -
+                           local_decay * total_.noise_sums[output]);
+      }
+      message_.push_back(static_cast<double>(rls.noise_weight()) -
+                         local_decay * total_.noise_weight);
     }
-    message_.push_back(static_cast<double>(rls.noise_weight()) - local_decay * total_.noise_weight);
     RidgeFollower<Real>* follower = model.mutable_ridge_follower();
     if (follower != nullptr) {
       message_.push_back(static_cast<double>(follower->state().samples - follower_samples_));
@@ -155,8 +175,15 @@ class InformationDeltaSync {
     for (std::size_t i = 0; i < targets; ++i) total_.target_sums[i] += message_[information + i];
     samples_ += static_cast<std::int64_t>(message_[information + targets]);
     std::size_t at = information + targets + 1;
-    for (double& noise : total_.noise_sums) noise += message_[at++];
+    for (double& noise : gathers_only_ ? target_squares_ : total_.noise_sums) {
+      noise += message_[at++];
+    }
     total_.noise_weight += message_[at++];
+    if (gathers_only_) {
+      total_.target_squares = target_squares_;
+      gathered_at_merge_ = model.gathered();
+      squares_at_merge_.assign(model.gathered_squares().begin(), model.gathered_squares().end());
+    }
     if (follower != nullptr) {
       follower_samples_ += static_cast<std::int64_t>(message_[at++]);
       for (double& squares : follower_squares_) squares += message_[at++];
@@ -165,6 +192,11 @@ class InformationDeltaSync {
     const bool any_active = message_[at] > 0;
     delta_.Clear();
     if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
+    if (gathers_only_) {  // the noise sums the form's squares gave
+      for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
+        total_.noise_sums[output] = static_cast<double>(learner.rls().noise_sums()[output]);
+      }
+    }
     if (follower != nullptr && follower->DueAfter(0)) {
       if (absl::Status followed = FollowSettings(model, *follower, world); !followed.ok()) {
         return followed;
@@ -216,6 +248,7 @@ class InformationDeltaSync {
           model.learner()->rls().ToInformationForm();
       if (!total.ok()) return total.status();
       total_ = *std::move(total);
+      if (gathers_only_) CountTargetSquares(*model.learner());
       return absl::OkStatus();
     }
     BasicLearner<Real>& learner = *model.mutable_learner();
@@ -263,8 +296,29 @@ class InformationDeltaSync {
     return true;
   }
 
+  // Σ y² of the samples in the total, from the model's noise sums: each is
+  // the least squares cost Σ y² − bᵀw (β = 1).
+  void CountTargetSquares(const BasicLearner<Real>& learner) {
+    const auto dimension = static_cast<std::size_t>(learner.row_length());
+    target_squares_ = total_.noise_sums;
+    for (std::size_t output = 0; output < target_squares_.size(); ++output) {
+      const std::span<const Real> weights = learner.rls().weights(static_cast<int>(output));
+      for (std::size_t i = 0; i < dimension; ++i) {
+        target_squares_[output] +=
+            total_.target_sums[output * dimension + i] * static_cast<double>(weights[i]);
+      }
+    }
+    total_.target_squares = target_squares_;
+  }
+
   absl::Status status_;
   const double forgetting_;
+  const bool gathers_only_;
+  // Gathering only: Σ y² in the total, per output; the model's count and
+  // squares of gathered samples at the last merge.
+  std::vector<double> target_squares_;
+  std::int64_t gathered_at_merge_ = 0;
+  std::vector<double> squares_at_merge_;
   BasicInformationDelta<Real> delta_;
   typename BasicRls<Real>::InformationForm total_;
   std::int64_t samples_ = 0;

@@ -78,6 +78,10 @@ inline constexpr int kMaxThreads = 1024;
 
 struct ParallelOptions {
   std::int64_t sync_every = 0;  // samples per rank between merges; 0 = at the end only
+  // Between merges a rank predicts with the last merged model and only
+  // gathers its samples (--rank_model=merged), rather than learning them
+  // into a model of its own (own).
+  bool ranks_gather_only = false;
   int threads = 0;  // for each sample's work; 0 = chosen from D and the cores
   bool threads_given = false;
 };

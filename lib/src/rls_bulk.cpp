@@ -203,9 +203,8 @@ absl::Status BasicRls<Real>::ReadInformationFactor(internal::ByteReader& reader)
   bool valid = std::all_of(packed.begin(), packed.end(), [](Real value) { return std::isfinite(value); });
   // Its diagonal gives d_j = 1 / Q_jj², which must stay far from underflow and overflow.
   for (std::size_t j = 0; j < d && valid; ++j) {
-    const double diagonal = std::abs(static_cast<double>(information_factor_[j * stride_ + j]));
-    valid = diagonal * diagonal * internal::kSmallestSafeScale<Real> < 1 &&
-            diagonal * diagonal * internal::kSafeBound<Real> > 1;
+    valid = internal::SafeInformationDiagonal<Real>(
+        static_cast<double>(information_factor_[j * stride_ + j]));
   }
   if (!valid) {
     information_factor_ = AlignedVector<Real>();

@@ -2,6 +2,7 @@
 // A = P⁻¹ and b = A w, the sufficient statistics that models learned on
 // disjoint samples add up in. The O(D³) inversions run on this CPU's SIMD
 // kernels (SolvePositiveDefinite).
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "Eigen/Dense"
 #include "absl/strings/str_cat.h"
 #include "internal/information_update.h"
+#include "internal/safe_bounds.h"
 #include "internal/simd_kernels.h"
 #include "rffstream/rls.h"
 
@@ -25,6 +27,48 @@ void MultiplyInto(const std::vector<double>& matrix, const Vector* vector, int d
     for (std::size_t j = 0; j < n; ++j) sum += matrix[i * n + j] * static_cast<double>(vector[j]);
     result[i] = sum;
   }
+}
+
+// The square root of the information matrix as a bulk block leaves it
+// (rls_bulk.cpp): A = QᵀQ with Q lower triangular, its columns j at
+// j · stride in `factor`, and B = Q w beside them; `w` holds b on entry and
+// w on return. With Ã = J A J (the order reversed) = L̃ L̃ᵀ by Cholesky,
+// Q = J L̃ᵀ J, B = J L̃⁻¹ J b and w = J L̃⁻ᵀ J B. False if A is not positive
+// definite or a diagonal entry of Q would give a d out of range.
+template <class Real>
+bool FactorInformation(const std::vector<double>& information, int dimension, int outputs,
+                       std::size_t stride, std::vector<double>& w, AlignedVector<Real>& factor) {
+  const Eigen::Index n = dimension;
+  const auto reversed_at = [n](Eigen::Index i) { return n - 1 - i; };
+  Eigen::MatrixXd reversed(n, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = j; i < n; ++i) {
+      reversed(i, j) = information[static_cast<std::size_t>(reversed_at(i) * n + reversed_at(j))];
+    }
+  }
+  const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> cholesky(reversed);
+  if (cholesky.info() != Eigen::Success) return false;
+  const auto d = static_cast<std::size_t>(dimension);
+  factor.assign((d + static_cast<std::size_t>(outputs)) * stride, Real{0});
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double diagonal = reversed(reversed_at(j), reversed_at(j));
+    if (!internal::SafeInformationDiagonal<Real>(diagonal)) return false;
+    for (Eigen::Index i = j; i < n; ++i) {
+      factor[static_cast<std::size_t>(j) * stride + static_cast<std::size_t>(i)] =
+          static_cast<Real>(reversed(reversed_at(j), reversed_at(i)));
+    }
+  }
+  Eigen::VectorXd solved(n);
+  for (int o = 0; o < outputs; ++o) {
+    double* weights = w.data() + static_cast<std::size_t>(o) * d;
+    for (Eigen::Index i = 0; i < n; ++i) solved(i) = weights[reversed_at(i)];
+    cholesky.matrixL().solveInPlace(solved);
+    Real* rotated = factor.data() + (d + static_cast<std::size_t>(o)) * stride;
+    for (Eigen::Index i = 0; i < n; ++i) rotated[i] = static_cast<Real>(solved(reversed_at(i)));
+    cholesky.matrixU().solveInPlace(solved);
+    for (Eigen::Index i = 0; i < n; ++i) weights[i] = solved(reversed_at(i));
+  }
+  return true;
 }
 
 }  // namespace
@@ -116,24 +160,60 @@ template <class Real>
 absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
   const auto n = static_cast<std::size_t>(dimension_);
   if (form.information.size() != n * n || form.target_sums.size() != n * num_outputs_ ||
-      form.noise_sums.size() != static_cast<std::size_t>(num_outputs_)) {
+      form.noise_sums.size() != static_cast<std::size_t>(num_outputs_) ||
+      (!form.target_squares.empty() &&
+       form.target_squares.size() != static_cast<std::size_t>(num_outputs_))) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RLS: an information form of ", form.information.size(), " + ", form.target_sums.size(),
         " numbers does not fit ", dimension_, " features and ", num_outputs_, " outputs"));
   }
-  std::vector<double> p(n * n);
   std::vector<double> w = form.target_sums;  // solved in place: w = A⁻¹ b
-  if (!internal::ActiveSimdKernelTable().solve_positive_definite(
-          form.information.data(), dimension_, p.data(), w.data(), num_outputs_)) {
-    return absl::FailedPreconditionError(
-        "RLS: the information matrix is not positive definite, or its inverse not finite");
+  // The factor form with β = 1 takes the form as a bulk block leaves it,
+  // the square root of A, by one Cholesky factorization (D³/3); L and D are
+  // made from it only when something needs them (SettleInformationFactor).
+  // A merge that is only predicted with until the next never needs them.
+  std::vector<double> p;
+  AlignedVector<Real> information_factor;
+  if (factor_form_ && forgetting_ == Real{1}) {
+    if (!FactorInformation(form.information, dimension_, num_outputs_, stride_, w,
+                           information_factor)) {
+      return absl::FailedPreconditionError(
+          "RLS: the information matrix is not positive definite, or its factor out of range");
+    }
+  } else {
+    p.resize(n * n);
+    if (!internal::ActiveSimdKernelTable().solve_positive_definite(
+            form.information.data(), dimension_, p.data(), w.data(), num_outputs_)) {
+      return absl::FailedPreconditionError(
+          "RLS: the information matrix is not positive definite, or its inverse not finite");
+    }
+  }
+  std::vector<double> noise_sums = form.noise_sums;
+  if (!form.target_squares.empty()) {
+    for (std::size_t output = 0; output < noise_sums.size(); ++output) {
+      double explained = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        explained += form.target_sums[output * n + i] * w[output * n + i];
+      }
+      // Rounding can take a perfect fit's cost just below zero.
+      noise_sums[output] = std::max(0.0, form.target_squares[output] - explained);
+    }
   }
   for (const double value : w) {
     if (!std::isfinite(value) || !std::isfinite(form.noise_weight)) {
       return absl::FailedPreconditionError("RLS: the information form gives a state that is not finite");
     }
   }
-  if (factor_form_) {
+  for (const double value : noise_sums) {
+    if (!(std::abs(value) < internal::kSafeBound<Real>)) {
+      return absl::FailedPreconditionError("RLS: the information form's noise sums are not finite");
+    }
+  }
+  if (!information_factor.empty()) {
+    // L and D are made from Q when settled (an engine coming from the
+    // covariance form has no D yet).
+    factor_scales_.resize(n, Real{1});
+  } else if (factor_form_) {
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = i + 1; j < n; ++j) p[i * n + j] = p[j * n + i] = 0.5 * (p[i * n + j] + p[j * n + i]);
     }
@@ -150,7 +230,7 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
       }
     }
   }
-  information_factor_ = AlignedVector<Real>();  // replaced, not settled
+  information_factor_ = std::move(information_factor);  // replaced, not settled
   block_factor_ = AlignedVector<Real>();
   pending_scale_ = 1;
   pending_gain_weight_ = 0;
@@ -159,7 +239,7 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
   std::fill(refresh_gain_.begin(), refresh_gain_.end(), Real{0});
   for (std::size_t i = 0; i < w.size(); ++i) weights_[i] = static_cast<Real>(w[i]);
   for (int output = 0; output < num_outputs_; ++output) {
-    noise_sums_[output] = static_cast<Real>(form.noise_sums[output]);
+    noise_sums_[output] = static_cast<Real>(noise_sums[output]);
   }
   noise_weight_ = static_cast<Real>(form.noise_weight);
   next_refreshed_coordinate_ = form.next_refreshed_coordinate % dimension_;

@@ -160,6 +160,11 @@ class BasicRls {
     std::vector<double> target_sums;  // b of each output: num_outputs() runs of dimension()
     std::vector<double> noise_sums;   // one per output
     double noise_weight = 0;
+    // Optional (β = 1), one per output: Σ y² over the prior's samples and
+    // the form's; SetInformationForm then sets the noise sums to the least
+    // squares cost Σ y² − bᵀw, which is what learning the same samples one
+    // at a time sums, instead of taking noise_sums.
+    std::vector<double> target_squares;
     // With forgetting: the coordinate the next sample's refresh goes to.
     int next_refreshed_coordinate = 0;
   };

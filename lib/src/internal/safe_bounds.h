@@ -18,6 +18,14 @@ constexpr double kSafeBound = 1e-4 * static_cast<double>(std::numeric_limits<Rea
 template <class Real>
 constexpr double kSmallestSafeScale = 1e4 * static_cast<double>(std::numeric_limits<Real>::min());
 
+// A diagonal entry of the information matrix's square root Q (rls_bulk.cpp)
+// whose d = 1 / Q_jj² stays far from underflow and overflow.
+template <class Real>
+bool SafeInformationDiagonal(double diagonal) {
+  return diagonal * diagonal * kSmallestSafeScale<Real> < 1 &&
+         diagonal * diagonal * kSafeBound<Real> > 1;
+}
+
 }  // namespace rffstream::internal
 
 #endif  // RFFSTREAM_INTERNAL_SAFE_BOUNDS_H_

@@ -1,6 +1,7 @@
 #include "rffstream/stream/model_stage.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -84,11 +85,12 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   // The variance is that of the prediction made before learning.
   const Real variance =
       settings_.with_variance ? learner_->PredictRowWithVariance(row).variance : Real{0};
+  if (learns && gathers_only_) return Gather(line_number, inputs, row, targets, variance, sink);
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
     if (drift_) drift_->Remember(inputs, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
-    if (delta_ != nullptr) delta_->Add(row, model_targets_, line_number - clock_offset_);
+    if (delta_ != nullptr) AddToDelta(row, model_targets_, priors_, line_number);
     if (ridge_) ridge_->Learned(model_targets_);
     if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
     if (drift_ && drift_->Observe(line_number, model_targets_, priors_)) RestartOnDrift();
@@ -147,7 +149,9 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   const auto row_length = static_cast<std::size_t>(learner_->row_length());
   block_priors_.resize(block_targets_.size());
   block_lines_remembered_ = 0;  // learned now
-  if (block_inputs_.empty()) {
+  if (gathers_only_) {
+    PredictBlockForGathering();
+  } else if (block_inputs_.empty()) {
     learner_->LearnRowBlock(block_rows_, block_targets_, block_priors_);
   } else {
     learner_->LearnBlock(block_inputs_, block_targets_, block_priors_);
@@ -157,12 +161,12 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   bool go_on = true;
   bool drifted = false;
   for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
-    const std::span<const Real> priors =
-        std::span<const Real>(block_priors_).subspan(s * outputs, outputs);
-    if (delta_ != nullptr && AllFinite<Real>(priors)) {
-      delta_->Add(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
-                  std::span<const Real>(block_targets_).subspan(s * outputs, outputs),
-                  block_line_numbers_[s] - clock_offset_);
+    const std::span<Real> priors = std::span<Real>(block_priors_).subspan(s * outputs, outputs);
+    if (delta_ != nullptr && AllFinite<Real>(priors) &&
+        !AddToDelta(std::span<const Real>(block_rows_).subspan(s * row_length, row_length),
+                    std::span<const Real>(block_targets_).subspan(s * outputs, outputs), priors,
+                    block_line_numbers_[s])) {
+      priors[0] = std::numeric_limits<Real>::quiet_NaN();  // refused: not gathered
     }
     if (ridge_ && AllFinite<Real>(priors)) {
       ridge_->Learned(std::span<const Real>(block_targets_).subspan(s * outputs, outputs));

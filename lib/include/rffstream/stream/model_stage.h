@@ -88,12 +88,24 @@ class ModelStage {
   // samples and keep its lines, and choose nothing themselves: the merges
   // choose for the shared model (mutable_ridge_follower(),
   // FollowBandwidthAtMerge()).
+  // `gathers_only`: the learner is not updated between merges; a labelled
+  // line is predicted with the last merged model and only joins the delta
+  // (counted in gathered(), its targets' squares in gathered_squares()),
+  // which leaves a rank the delta's matrix product as its work a sample.
+  // Such a rank does not watch for change: its errors are those of a model
+  // a merge old.
   void TrackInformation(BasicInformationDelta<Real>* delta, std::int64_t clock_offset,
-                        bool one_stream) {
+                        bool one_stream, bool gathers_only = false) {
     delta_ = delta;
     clock_offset_ = clock_offset;
-    if (delta_ != nullptr && !one_stream) drift_.reset();
+    gathers_only_ = delta_ != nullptr && gathers_only;
+    if (delta_ != nullptr && (!one_stream || gathers_only_)) drift_.reset();
+    gathered_squares_.assign(model_targets_.size(), 0.0);
   }
+  // The samples gathered without learning (TrackInformation) since the
+  // start, and the sums of their targets' squares, per output.
+  std::int64_t gathered() const { return gathered_; }
+  std::span<const double> gathered_squares() const { return gathered_squares_; }
   // At a merge after which the ridge's choice fell due on the merged count:
   // the bandwidth's choice on every rank's kept lines (`ranks`), which
   // comes first as in one process. True when the model was rebuilt with
@@ -177,6 +189,19 @@ class ModelStage {
   bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
               std::span<const double> labels, bool learned, OutcomeSink& sink);
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
+  // A labelled line of a rank that gathers only (model_stage_gathering.cpp):
+  // predicted with the merged model, then added to the delta.
+  bool Gather(std::int64_t line_number, std::span<const double> inputs,
+              std::span<const Real> row, std::span<const double> targets, Real variance,
+              OutcomeSink& sink);
+  // A block's rows predicted with the merged model, into block_priors_
+  // (non-finite for a sample that cannot be gathered).
+  void PredictBlockForGathering();
+  // One learned sample into the delta (`priors`: its predictions); a rank
+  // that gathers only first checks it: false, nothing added, when the
+  // merged model could not take it.
+  bool AddToDelta(std::span<const Real> row, std::span<const Real> targets,
+                  std::span<const Real> priors, std::int64_t line_number);
   // A labelled line joins the block being gathered (learned once full, or
   // when a later choice of the ridge falls due there).
   bool QueueForBlock(std::int64_t line_number, std::span<const double> inputs,
@@ -225,6 +250,9 @@ class ModelStage {
   std::int64_t restarts_with_other_ranks_ = 0;
   std::int64_t predicted_only_ = 0;
   BasicInformationDelta<Real>* delta_ = nullptr;
+  bool gathers_only_ = false;
+  std::int64_t gathered_ = 0;
+  std::vector<double> gathered_squares_;
   std::int64_t clock_offset_ = 0;
   std::int64_t last_learned_line_ = 0;  // the line of the last sample or block learned
   // Per-line buffers, sized once.
