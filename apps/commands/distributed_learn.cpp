@@ -26,6 +26,7 @@ namespace rffstream::app {
 namespace {
 
 constexpr std::string_view kRankPattern = "%r";
+constexpr std::int64_t kMergedSyncPerFeature = 8;
 
 std::string ForRank(const std::string& pattern, int rank) {
   return absl::StrReplaceAll(pattern, {{"%r", absl::StrCat(rank)}});
@@ -96,6 +97,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   DistributedCoordinator(const MpiWorld& world, const StreamOptions& options, bool dealt,
                          std::int64_t clock_offset)
       : world_(world), sync_every_(options.parallel.sync_every),
+        sync_every_given_(options.parallel.sync_every_given),
         gathers_only_(options.parallel.ranks_gather_only), dealt_(dealt),
         quiet_(options.output.quiet), clock_offset_(clock_offset) {}
 
@@ -175,6 +177,12 @@ class DistributedCoordinator : public RunCoordinator<Real> {
           "under mpirun, --rank_model=merged needs a forgetting factor of 1; the model has beta ",
           pipeline.learner()->config().forgetting));
     }
+    // Ranks that predict with the merged model need it fresh. A merge costs
+    // O(D³), gathering a sample O(D²): merges every 8 D samples a rank keep
+    // their share of the time small at any D (docs/scaling.md).
+    if (gathers_only_ && !sync_every_given_) {
+      sync_every_ = kMergedSyncPerFeature * pipeline.learner()->row_length();
+    }
     if (absl::Status started =
             sync_.emplace(pipeline, clock_offset_, dealt_, gathers_only_).status();
         !started.ok()) {
@@ -204,7 +212,8 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   }
 
   const MpiWorld& world_;
-  const std::int64_t sync_every_;
+  std::int64_t sync_every_;
+  const bool sync_every_given_;
   const bool gathers_only_;
   const bool dealt_;
   const bool quiet_;

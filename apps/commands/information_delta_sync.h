@@ -265,12 +265,15 @@ class InformationDeltaSync {
     for (std::size_t i = 0; i < dimension; ++i) {
       changed.information[i * dimension + i] += chosen - ridge;
     }
-    // As in one process, a ridge the model cannot take leaves it as it was.
+    // As in one process, the noise sums stay as they were (not the new
+    // ridge's cost), and a ridge the model cannot take leaves it as it was.
+    changed.target_squares.clear();
     if (chosen == ridge || !learner.SetInformationForm(changed, samples_, chosen).ok()) {
       follower.Chose(line, ridge, ridge);
       return absl::OkStatus();
     }
     total_ = std::move(changed);
+    if (gathers_only_) CountTargetSquares(learner);
     follower.Chose(line, ridge, chosen);
     return absl::OkStatus();
   }

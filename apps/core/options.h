@@ -78,6 +78,7 @@ inline constexpr int kMaxThreads = 1024;
 
 struct ParallelOptions {
   std::int64_t sync_every = 0;  // samples per rank between merges; 0 = at the end only
+  bool sync_every_given = false;
   // Between merges a rank predicts with the last merged model and only
   // gathers its samples (--rank_model=merged), rather than learning them
   // into a model of its own (own).

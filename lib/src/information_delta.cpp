@@ -21,8 +21,7 @@ BasicInformationDelta<Real>::BasicInformationDelta(int dimension, int outputs, d
       packed_(sums_.size() + 1, 0.0),
       rows_(static_cast<std::size_t>(kBlockRows) * dimension),
       targets_(static_cast<std::size_t>(kBlockRows) * outputs),
-      clocks_(static_cast<std::size_t>(kBlockRows)),
-      gram_(static_cast<std::size_t>(dimension) * dimension) {}
+      clocks_(static_cast<std::size_t>(kBlockRows)) {}
 
 template <class Real>
 void BasicInformationDelta<Real>::Add(std::span<const Real> row, std::span<const Real> targets,
@@ -62,13 +61,8 @@ void BasicInformationDelta<Real>::Fold() {
     const std::int64_t coordinate = ((clock - 1) % dimension_ + dimension_) % dimension_;
     refresh_diagonal_[static_cast<std::size_t>(coordinate)] += refresh_ * weight;
   }
-  internal::ActiveSimdKernelTable().block_gram_double(gram_.data(), dimension_, rows_.data(),
-                                                       waiting_);
-  for (std::size_t i = 0; i < dimension; ++i) {  // the lower triangle
-    double* sums = sums_.data() + i * dimension;
-    const double* gram = gram_.data() + i * dimension;
-    for (std::size_t j = 0; j <= i; ++j) sums[j] += gram[j];
-  }
+  internal::ActiveSimdKernelTable().add_block_gram_double(sums_.data(), dimension_, rows_.data(),
+                                                           waiting_);
   double* target_sums = sums_.data() + dimension * dimension;
   for (int s = 0; s < waiting_; ++s) {
     const double* row = rows_.data() + static_cast<std::size_t>(s) * dimension;

@@ -33,11 +33,14 @@ void MultiplyInto(const std::vector<double>& matrix, const Vector* vector, int d
 // (rls_bulk.cpp): A = QᵀQ with Q lower triangular, its columns j at
 // j · stride in `factor`, and B = Q w beside them; `w` holds b on entry and
 // w on return. With Ã = J A J (the order reversed) = L̃ L̃ᵀ by Cholesky,
-// Q = J L̃ᵀ J, B = J L̃⁻¹ J b and w = J L̃⁻ᵀ J B. False if A is not positive
-// definite or a diagonal entry of Q would give a d out of range.
+// Q = J L̃ᵀ J, B = J L̃⁻¹ J b and w = J L̃⁻ᵀ J B; `explained` receives each
+// output's bᵀw as ‖B‖², which a forward substitution gets to about ε √κ(A)
+// rather than ε κ(A). False if A is not positive definite, a diagonal entry
+// of Q would give a d out of range, or Q or B do not fit in Real.
 template <class Real>
 bool FactorInformation(const std::vector<double>& information, int dimension, int outputs,
-                       std::size_t stride, std::vector<double>& w, AlignedVector<Real>& factor) {
+                       std::size_t stride, std::vector<double>& w, AlignedVector<Real>& factor,
+                       std::vector<double>& explained) {
   const Eigen::Index n = dimension;
   const auto reversed_at = [n](Eigen::Index i) { return n - 1 - i; };
   Eigen::MatrixXd reversed(n, n);
@@ -58,6 +61,7 @@ bool FactorInformation(const std::vector<double>& information, int dimension, in
           static_cast<Real>(reversed(reversed_at(j), reversed_at(i)));
     }
   }
+  explained.assign(static_cast<std::size_t>(outputs), 0.0);
   Eigen::VectorXd solved(n);
   for (int o = 0; o < outputs; ++o) {
     double* weights = w.data() + static_cast<std::size_t>(o) * d;
@@ -65,10 +69,11 @@ bool FactorInformation(const std::vector<double>& information, int dimension, in
     cholesky.matrixL().solveInPlace(solved);
     Real* rotated = factor.data() + (d + static_cast<std::size_t>(o)) * stride;
     for (Eigen::Index i = 0; i < n; ++i) rotated[i] = static_cast<Real>(solved(reversed_at(i)));
+    explained[static_cast<std::size_t>(o)] = solved.squaredNorm();
     cholesky.matrixU().solveInPlace(solved);
     for (Eigen::Index i = 0; i < n; ++i) weights[i] = solved(reversed_at(i));
   }
-  return true;
+  return std::all_of(factor.begin(), factor.end(), [](Real value) { return std::isfinite(value); });
 }
 
 }  // namespace
@@ -174,9 +179,10 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
   // A merge that is only predicted with until the next never needs them.
   std::vector<double> p;
   AlignedVector<Real> information_factor;
+  std::vector<double> explained;  // bᵀw of each output
   if (factor_form_ && forgetting_ == Real{1}) {
     if (!FactorInformation(form.information, dimension_, num_outputs_, stride_, w,
-                           information_factor)) {
+                           information_factor, explained)) {
       return absl::FailedPreconditionError(
           "RLS: the information matrix is not positive definite, or its factor out of range");
     }
@@ -190,13 +196,16 @@ absl::Status BasicRls<Real>::SetInformationForm(const InformationForm& form) {
   }
   std::vector<double> noise_sums = form.noise_sums;
   if (!form.target_squares.empty()) {
-    for (std::size_t output = 0; output < noise_sums.size(); ++output) {
-      double explained = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        explained += form.target_sums[output * n + i] * w[output * n + i];
+    if (explained.empty()) {  // the covariance form's: from b and w
+      for (std::size_t output = 0; output < noise_sums.size(); ++output) {
+        double product = 0;
+        for (std::size_t i = 0; i < n; ++i) product += form.target_sums[output * n + i] * w[output * n + i];
+        explained.push_back(product);
       }
+    }
+    for (std::size_t output = 0; output < noise_sums.size(); ++output) {
       // Rounding can take a perfect fit's cost just below zero.
-      noise_sums[output] = std::max(0.0, form.target_squares[output] - explained);
+      noise_sums[output] = std::max(0.0, form.target_squares[output] - explained[output]);
     }
   }
   for (const double value : w) {

@@ -71,7 +71,7 @@ TEST_CASE("mpirun --rank_model=merged: a rank predicts with the model of the las
   REQUIRE(RunApp(kLearn + "--quiet --save=" + base, window).exit_code == 0);
   // No merge before the end: every line rank 1 was dealt (256 + 2, + 4, ...)
   // is predicted with the base, which learns none of them.
-  REQUIRE(RunMpi(2, kLearn + "--quiet --input=" + input + " --predictions=" +
+  REQUIRE(RunMpi(2, kLearn + "--quiet --sync_every=0 --input=" + input + " --predictions=" +
                         dir.File("pred-%r.txt")).exit_code == 0);
   std::string dealt;
   for (std::size_t t = 257; t < lines.size(); t += 2) dealt += lines[t] + "\n";

@@ -71,7 +71,6 @@ class BasicInformationDelta {
   std::vector<double> rows_;     // up to kBlockRows rows waiting
   std::vector<double> targets_;  // their targets
   std::vector<std::int64_t> clocks_;  // their clocks
-  std::vector<double> gram_;     // scratch: one block's Gram matrix
   int waiting_ = 0;
   std::int64_t count_ = 0;
   std::int64_t latest_clock_ = 0;

@@ -40,6 +40,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rffstream/aligned_vector.h"
+#include "rffstream/rls_information_form.h"
 #include "rffstream/thread_pool.h"
 
 namespace rffstream {
@@ -150,24 +151,8 @@ class BasicRls {
   // P = A⁻¹ as a full D × D row-major matrix (to inspect, export; allocates).
   std::vector<Real> CovarianceMatrix() const;
 
-  // The state as ridge regression's sufficient statistics (meaningful with
-  // β = 1): the information matrix A = P⁻¹ = λI + Σ z zᵀ and, per output,
-  // b = A w = Σ z y; with the noise estimate's sums. Models learned on
-  // disjoint samples from one start add up in this form (merge.h). In
-  // double whatever Real is.
-  struct InformationForm {
-    std::vector<double> information;  // A: dimension() × dimension(), row-major
-    std::vector<double> target_sums;  // b of each output: num_outputs() runs of dimension()
-    std::vector<double> noise_sums;   // one per output
-    double noise_weight = 0;
-    // Optional (β = 1), one per output: Σ y² over the prior's samples and
-    // the form's; SetInformationForm then sets the noise sums to the least
-    // squares cost Σ y² − bᵀw, which is what learning the same samples one
-    // at a time sums, instead of taking noise_sums.
-    std::vector<double> target_squares;
-    // With forgetting: the coordinate the next sample's refresh goes to.
-    int next_refreshed_coordinate = 0;
-  };
+  // The state as ridge regression's sufficient statistics A, b (β = 1).
+  using InformationForm = RlsInformationForm;
   // From P by Cholesky, O(D³); FailedPrecondition if P is not positive definite.
   [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
   // A new ridge λ' for β = 1, exactly: A gains (λ' - λ) I (O(D³)); errors as below.

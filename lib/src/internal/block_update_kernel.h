@@ -169,12 +169,12 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
 
 // gram (lower triangle, dimension × dimension, row-major) = rowsᵀ rows, for
 // `count` rows of `dimension`: the information of a block of samples
-// (information_delta.h), one symmetric rank-k product.
+// (information_delta.h), one symmetric rank-k product added to the sums
+// in place (a separate product and sum would pass over D² numbers again).
 template <class Real>
-void BlockGram(Real* gram, int dimension, const Real* rows, int count) {
+void AddBlockGram(Real* gram, int dimension, const Real* rows, int count) {
   using RowMatrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::Map<RowMatrix> result(gram, dimension, dimension);
-  result.template triangularView<Eigen::Lower>().setZero();
   const Eigen::Map<const RowMatrix> block(rows, count, dimension);
   result.template selfadjointView<Eigen::Lower>().rankUpdate(block.transpose());
 }

@@ -34,7 +34,7 @@ constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
       &SymmetricUpdateKernel<double, Arch>::Run,
       &BlockUpdate<float>,
       &BlockUpdate<double>,
-      &BlockGram<double>,
+      &AddBlockGram<double>,
       &SolvePositiveDefinite,
       &FactorUpdateKernel<float, Arch>::Run,
       &FactorUpdateKernel<double, Arch>::Run,

@@ -115,8 +115,8 @@ struct SimdKernelTable {
   // model non-finite.
   bool (*block_update_float)(const BlockUpdateArguments<float>& block);
   bool (*block_update_double)(const BlockUpdateArguments<double>& block);
-  // gram's lower triangle = rowsᵀ rows (block_update_kernel.h: BlockGram).
-  void (*block_gram_double)(double* gram, int dimension, const double* rows, int count);
+  // gram's lower triangle += rowsᵀ rows (block_update_kernel.h: AddBlockGram).
+  void (*add_block_gram_double)(double* gram, int dimension, const double* rows, int count);
   // inverse = matrix⁻¹ of a positive definite matrix, and right-hand sides
   // solved (block_update_kernel.h: SolvePositiveDefinite); false when it is not.
   bool (*solve_positive_definite)(const double* matrix, int dimension, double* inverse,

@@ -135,7 +135,7 @@ constinit const SimdKernelTable kScalarSimdKernels{
     &UpdateAndMultiply<double>,
     &BlockUpdate<float>,
     &BlockUpdate<double>,
-    &BlockGram<double>,
+    &AddBlockGram<double>,
     &SolvePositiveDefinite,
     &UpdateFactorScalar<float>,
     &UpdateFactorScalar<double>,

@@ -223,7 +223,7 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
   // A refused line was answered already; it is simply not learned.
   if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
   if (!task_.is_classifier()) target_range_.Add(targets);
-  if (delta_ != nullptr) delta_->Add(feature_row_, model_targets_, line_number - clock_offset_);
+  if (delta_ != nullptr) AddToDelta(feature_row_, model_targets_, priors_, line_number);
   if (ridge_) ridge_->Learned(model_targets_);
   if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
 }
