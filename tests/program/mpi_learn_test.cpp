@@ -159,7 +159,8 @@ TEST_CASE("mpirun, --gamma=auto and --ridge=auto: chosen again at the merges, on
   std::ofstream(input) << SmoothCsv(3000);
   std::string first_ridge, reference;
   for (const std::string& flags :
-       {std::string("-np 1"), std::string("-np 2"), std::string("-np 3 --sync_every=250")}) {
+       {std::string("-np 1"), std::string("-np 2"), std::string("-np 3 --sync_every=250"),
+        std::string("-np 2 --sync_every=250 --rank_model=merged")}) {
     INFO(flags);
     const std::size_t space = flags.find(' ', 4);
     const int ranks = std::stoi(flags.substr(4, space - 4));
