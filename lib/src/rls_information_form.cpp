@@ -49,8 +49,8 @@ bool FactorInformation(const std::vector<double>& information, int dimension, in
       reversed(i, j) = information[static_cast<std::size_t>(reversed_at(i) * n + reversed_at(j))];
     }
   }
-  const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> cholesky(reversed);
-  if (cholesky.info() != Eigen::Success) return false;
+  if (!internal::CholeskyLower(reversed.data(), dimension)) return false;
+  const Eigen::MatrixXd& factored = reversed;  // L̃ in its lower triangle
   const auto d = static_cast<std::size_t>(dimension);
   factor.assign((d + static_cast<std::size_t>(outputs)) * stride, Real{0});
   for (Eigen::Index j = 0; j < n; ++j) {
@@ -66,11 +66,11 @@ bool FactorInformation(const std::vector<double>& information, int dimension, in
   for (int o = 0; o < outputs; ++o) {
     double* weights = w.data() + static_cast<std::size_t>(o) * d;
     for (Eigen::Index i = 0; i < n; ++i) solved(i) = weights[reversed_at(i)];
-    cholesky.matrixL().solveInPlace(solved);
+    factored.triangularView<Eigen::Lower>().solveInPlace(solved);
     Real* rotated = factor.data() + (d + static_cast<std::size_t>(o)) * stride;
     for (Eigen::Index i = 0; i < n; ++i) rotated[i] = static_cast<Real>(solved(reversed_at(i)));
     explained[static_cast<std::size_t>(o)] = solved.squaredNorm();
-    cholesky.matrixU().solveInPlace(solved);
+    factored.transpose().triangularView<Eigen::Upper>().solveInPlace(solved);
     for (Eigen::Index i = 0; i < n; ++i) weights[i] = solved(reversed_at(i));
   }
   return std::all_of(factor.begin(), factor.end(), [](Real value) { return std::isfinite(value); });

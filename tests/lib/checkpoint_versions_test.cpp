@@ -261,16 +261,20 @@ TEST_CASE("The drift tracking state round-trips, a version 8 file has none", "[c
     std::stringstream written;
     CHECK(absl::IsInvalidArgument(WriteCheckpoint(written, fed.learner, bad_record)));
   }
-  // Nor does one load: an edit near the end, before the (empty) bandwidth
-  // follow state, the targets' range, the bulk flag and the checksum. (Since
-  // format 14 this offset no longer lands on the lines since the restart:
-  // the file is refused, but as truncated.)
+  // Nor does one load: the lines since the restart, found by their value
+  // (the only 5000 in the file), edited to 1 and the checksum made anew.
   std::string edited = saved.str();
-  const std::int64_t one = 1;
-  std::memcpy(edited.data() + edited.size() - 4 - 1 - 16 - 20 - 8, &one, 8);
+  const std::int64_t lines = 5000, one = 1;
+  const std::string_view pattern(reinterpret_cast<const char*>(&lines), sizeof lines);
+  const std::size_t at = edited.rfind(pattern);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(edited.find(pattern) == at);
+  std::memcpy(edited.data() + at, &one, sizeof one);
   MarkAsVersion(edited, kCheckpointFormatVersion);
   std::stringstream edited_stream(edited);
-  CHECK(absl::IsDataLoss(ReadCheckpoint<double>(edited_stream, "edited.rff").status()));
+  const absl::Status refused = ReadCheckpoint<double>(edited_stream, "edited.rff").status();
+  CHECK(absl::IsDataLoss(refused));
+  CHECK_THAT(std::string(refused.message()), Catch::Contains("a drift tracking state that learning cannot reach"));
 
   absl::StatusOr<Checkpoint> old = ReadAsVersion<double>(fed.bytes, RemoveVersion9Fields, 8);
   REQUIRE(old.ok());

@@ -20,7 +20,10 @@ template <class Real>
 Real InformationQuadraticForm(const Real* factor, std::size_t stride, int dimension, const Real* z) {
   // Solved from the last row up: column i of Q holds Q_ji for j >= i.
   const auto d = static_cast<std::size_t>(dimension);
-  std::vector<double> u(d);
+  // Each thread's scratch, grown once to the largest D it meets: a const
+  // model predicts from many threads, and a prediction allocates nothing.
+  thread_local std::vector<double> u;
+  if (u.size() < d) u.resize(d);
   double form = 0;
   for (std::size_t i = d; i-- > 0;) {
     const Real* column = factor + i * stride;
@@ -37,6 +40,10 @@ template double InformationQuadraticForm(const double*, std::size_t, int, const 
 
 void InvertLowerTriangular(double* matrix, int dimension) {
   ActiveSimdKernelTable().invert_lower_triangular(matrix, dimension);
+}
+
+bool CholeskyLower(double* matrix, int dimension) {
+  return ActiveSimdKernelTable().cholesky_lower(matrix, dimension);
 }
 
 }  // namespace rffstream::internal

@@ -69,6 +69,10 @@ Real InformationQuadraticForm(const Real* factor, std::size_t stride, int dimens
 // A lower triangle (dimension × dimension, column-major) replaced by its
 // inverse's; the entries above the diagonal are left as they were.
 void InvertLowerTriangular(double* matrix, int dimension);
+// A positive definite matrix's lower triangle (dimension × dimension,
+// column-major) replaced by its Cholesky factor's; false when it is not
+// positive definite.
+[[nodiscard]] bool CholeskyLower(double* matrix, int dimension);
 
 }  // namespace rffstream::internal
 

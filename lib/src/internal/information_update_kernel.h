@@ -158,6 +158,15 @@ void LowerTriangularInverseKernel(double* matrix, int dimension) {
   InvertLower(matrix, dimension, dimension);
 }
 
+// The lower triangle of a positive definite matrix (column-major) replaced
+// by its Cholesky factor's, in place (Eigen's blocked LLT, whose products
+// then run on this instruction set); false if it is not positive definite.
+bool CholeskyLowerKernel(double* matrix, int dimension) {
+  Eigen::Map<Eigen::MatrixXd> triangle(matrix, dimension, dimension);
+  const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> factored(triangle);
+  return factored.info() == Eigen::Success;
+}
+
 }  // namespace
 }  // namespace rffstream::internal
 

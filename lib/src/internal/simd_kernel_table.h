@@ -43,6 +43,7 @@ constexpr SimdKernelTable MakeSimdKernelTable(const char* name) {
       &InformationUpdateKernel<float>,
       &InformationUpdateKernel<double>,
       &LowerTriangularInverseKernel,
+      &CholeskyLowerKernel,
   };
 }
 

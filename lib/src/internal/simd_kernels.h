@@ -132,6 +132,9 @@ struct SimdKernelTable {
   void (*update_information_float)(const InformationUpdateArguments<float>& update);
   void (*update_information_double)(const InformationUpdateArguments<double>& update);
   void (*invert_lower_triangular)(double* matrix, int dimension);
+  // A positive definite matrix's lower triangle (column-major) replaced by
+  // its Cholesky factor's; false when it is not positive definite.
+  bool (*cholesky_lower)(double* matrix, int dimension);
 };
 
 // The tables are constant-initialized data: naming one runs no code, so no

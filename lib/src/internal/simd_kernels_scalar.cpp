@@ -143,6 +143,7 @@ constinit const SimdKernelTable kScalarSimdKernels{
     &UpdateFactorBlockScalar<double>,
     &InformationUpdateKernel<float>,
     &InformationUpdateKernel<double>,
-    &LowerTriangularInverseKernel};
+    &LowerTriangularInverseKernel,
+    &CholeskyLowerKernel};
 
 }  // namespace rffstream::internal
