@@ -60,7 +60,15 @@ bool ModelStage<Real>::AddToDelta(std::span<const Real> row, std::span<const Rea
   return true;
 }
 
-template class ModelStage<float>;
-template class ModelStage<double>;
+#define RFFSTREAM_GATHERING(Real)                                                              \
+  template bool ModelStage<Real>::Gather(std::int64_t, std::span<const double>,                \
+                                         std::span<const Real>, std::span<const double>, Real, \
+                                         OutcomeSink&);                                        \
+  template void ModelStage<Real>::PredictBlockForGathering();                                  \
+  template bool ModelStage<Real>::AddToDelta(std::span<const Real>, std::span<const Real>,     \
+                                             std::span<const Real>, std::int64_t);
+RFFSTREAM_GATHERING(float)
+RFFSTREAM_GATHERING(double)
+#undef RFFSTREAM_GATHERING
 
 }  // namespace rffstream
