@@ -62,10 +62,15 @@ bool BasicRls<Real>::LearnBulkBlock(std::span<const Real> features, std::span<co
   }
   Real* added_costs = block_scratch_.data() + (block_scratch_.size() - outputs);
   std::copy(weights_.begin(), weights_.end(), next_weights_.begin());
-  internal::UpdateInformation(internal::InformationUpdateArguments<Real>{
-      block_factor_.data(), block_factor_.data() + d * stride_, stride_, dimension_,
-      static_cast<int>(k), num_outputs_, features.data(), targets.data(), next_weights_.data(),
-      priors.data(), added_costs, block_scratch_.data(), pool_.get()});
+  try {  // the panels' products allocate their temporaries (on this thread without a pool)
+    internal::UpdateInformation(internal::InformationUpdateArguments<Real>{
+        block_factor_.data(), block_factor_.data() + d * stride_, stride_, dimension_,
+        static_cast<int>(k), num_outputs_, features.data(), targets.data(), next_weights_.data(),
+        priors.data(), added_costs, block_scratch_.data(), pool_.get()});
+  } catch (const std::bad_alloc&) {
+    block_factor_ = AlignedVector<Real>();
+    return refuse();
+  }
   bool safe = true;
   for (std::size_t s = 0; s < k * outputs && safe; ++s) {
     const double error = static_cast<double>(targets[s]) - priors[s];

@@ -20,9 +20,11 @@ class FactorBlockAccess {
     rls.fuse_every_block_ = true;
   }
 
-  // L as stored (zeros and padding too), D, and the bounds kept beside them.
+  // L as stored (zeros and padding too), D, and the bounds kept beside them,
+  // of the settled model (an engine holding Q has them out of date).
   template <class Real>
-  static std::vector<double> FactorState(const BasicRls<Real>& rls) {
+  static std::vector<double> FactorState(const BasicRls<Real>& engine) {
+    const BasicRls<Real> rls = engine.Settled();
     std::vector<double> state(rls.covariance_.begin(), rls.covariance_.end());
     state.insert(state.end(), rls.factor_scales_.begin(), rls.factor_scales_.end());
     state.insert(state.end(), {rls.factor_trace_, rls.factor_smallest_scale_,
