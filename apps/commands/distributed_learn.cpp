@@ -181,7 +181,7 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     // O(D³), gathering a sample O(D²): merges every 8 D samples a rank keep
     // their share of the time small at any D (docs/scaling.md).
     if (gathers_only_ && !sync_every_given_) {
-      sync_every_ = kMergedSyncPerFeature * pipeline.learner()->row_length();
+      sync_every_ = kMergedSyncPerFeature * pipeline.learner()->config().features.num_features;
     }
     if (absl::Status started =
             sync_.emplace(pipeline, clock_offset_, dealt_, gathers_only_).status();

@@ -86,7 +86,7 @@ class InformationDeltaSync {
     clock_offset_ = clock_offset;
     pipeline.mutable_model().TrackInformation(&delta_, clock_offset, dealt, gathers_only);
     if (gathers_only_) {
-      CountTargetSquares(learner);
+      status_ = CountTargetSquares();
       squares_at_merge_.assign(target_squares_.size(), 0.0);
     }
     if (const RidgeFollower<Real>* follower = pipeline.model().ridge_follower()) {
@@ -248,8 +248,7 @@ class InformationDeltaSync {
           model.learner()->rls().ToInformationForm();
       if (!total.ok()) return total.status();
       total_ = *std::move(total);
-      if (gathers_only_) CountTargetSquares(*model.learner());
-      return absl::OkStatus();
+      return gathers_only_ ? CountTargetSquares() : absl::OkStatus();
     }
     BasicLearner<Real>& learner = *model.mutable_learner();
     const double ridge = learner.config().ridge;
@@ -273,9 +272,8 @@ class InformationDeltaSync {
       return absl::OkStatus();
     }
     total_ = std::move(changed);
-    if (gathers_only_) CountTargetSquares(learner);
     follower.Chose(line, ridge, chosen);
-    return absl::OkStatus();
+    return gathers_only_ ? CountTargetSquares() : absl::OkStatus();
   }
 
   // When any rank restarted on a change since the last merge, every other
@@ -299,19 +297,20 @@ class InformationDeltaSync {
     return true;
   }
 
-  // Σ y² of the samples in the total, from the model's noise sums: each is
-  // the least squares cost Σ y² − bᵀw (β = 1).
-  void CountTargetSquares(const BasicLearner<Real>& learner) {
-    const auto dimension = static_cast<std::size_t>(learner.row_length());
+  // The squares the merges set the noise sums from: the total's noise sums
+  // plus bᵀw, in double, so that the next merge's Σ y² − bᵀw starts from
+  // them. (Σ y² of the total's samples while the ridge is the window's;
+  // after a new ridge, offset so that the noise sums carry on as in one
+  // process.)
+  absl::Status CountTargetSquares() {
+    absl::StatusOr<std::vector<double>> explained = ExplainedSquares(total_);
+    if (!explained.ok()) return explained.status();
     target_squares_ = total_.noise_sums;
     for (std::size_t output = 0; output < target_squares_.size(); ++output) {
-      const std::span<const Real> weights = learner.rls().weights(static_cast<int>(output));
-      for (std::size_t i = 0; i < dimension; ++i) {
-        target_squares_[output] +=
-            total_.target_sums[output * dimension + i] * static_cast<double>(weights[i]);
-      }
+      target_squares_[output] += (*explained)[output];
     }
     total_.target_squares = target_squares_;
+    return absl::OkStatus();
   }
 
   absl::Status status_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -77,6 +78,28 @@ bool FactorInformation(const std::vector<double>& information, int dimension, in
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<double>> ExplainedSquares(const RlsInformationForm& form) {
+  const auto n = static_cast<Eigen::Index>(std::llround(std::sqrt(form.information.size())));
+  const auto outputs = n > 0 ? static_cast<Eigen::Index>(form.target_sums.size()) / n : 0;
+  if (n == 0 || n * n != static_cast<Eigen::Index>(form.information.size()) ||
+      outputs * n != static_cast<Eigen::Index>(form.target_sums.size())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RLS: an information form of ", form.information.size(), " + ", form.target_sums.size(),
+        " numbers is not a square matrix and runs of its dimension"));
+  }
+  Eigen::MatrixXd lower = Eigen::Map<const Eigen::MatrixXd>(form.information.data(), n, n);
+  if (!internal::CholeskyLower(lower.data(), static_cast<int>(n))) {
+    return absl::FailedPreconditionError("RLS: the information matrix is not positive definite");
+  }
+  std::vector<double> explained;
+  for (Eigen::Index o = 0; o < outputs; ++o) {
+    Eigen::VectorXd solved = Eigen::Map<const Eigen::VectorXd>(form.target_sums.data() + o * n, n);
+    std::as_const(lower).triangularView<Eigen::Lower>().solveInPlace(solved);
+    explained.push_back(solved.squaredNorm());
+  }
+  return explained;
+}
 
 template <class Real>
 Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {

@@ -84,13 +84,59 @@ TEST_CASE("mpirun --rank_model=merged: a rank predicts with the model of the las
   for (std::size_t i = 0; i < got.size(); ++i) {
     CHECK(std::stod(got[i]) == Approx(std::stod(expected[i])).epsilon(1e-12).margin(1e-14));
   }
-  // With a merge every 50 samples a rank, they are not: the model moves.
+  // A merge every 50 samples a rank: rank 1's lines 51 to 100 are predicted
+  // with the first merge's model, which is one process's after the window
+  // and the 100 lines dealt before it (256 + 100).
   REQUIRE(RunMpi(2, kLearn + "--quiet --sync_every=50 --input=" + input + " --predictions=" +
                         dir.File("merging-%r.txt")).exit_code == 0);
   const std::vector<std::string> merging = Lines(ReadText(dir.File("merging-1.txt")));
   REQUIRE(merging.size() == 222);
-  CHECK(merging[0] == got[0]);     // before the first merge: the base
-  CHECK(merging[200] != got[200]);  // after a few: the merged model
+  std::string first_lines;
+  for (std::size_t t = 0; t < 356; ++t) first_lines += lines[t] + "\n";
+  const std::string first_merge = dir.File("first_merge.rff");
+  REQUIRE(RunApp(kLearn + "--quiet --save=" + first_merge, first_lines).exit_code == 0);
+  std::string after_merge;
+  for (std::size_t t = 257 + 2 * 50; t < 257 + 2 * 100; t += 2) after_merge += lines[t] + "\n";
+  const RunResult from_merge =
+      RunApp("predict --quiet --noclip_predictions --load=" + first_merge, after_merge);
+  REQUIRE(from_merge.exit_code == 0);
+  const std::vector<std::string> merged_model = Lines(from_merge.out);
+  REQUIRE(merged_model.size() == 50);
+  for (std::size_t i = 0; i < 50; ++i) {
+    CHECK(merging[i] == got[i]);  // before the first merge: the base
+    CHECK(std::stod(merging[50 + i]) ==
+          Approx(std::stod(merged_model[i])).epsilon(1e-9).margin(1e-12));
+  }
+}
+
+TEST_CASE("mpirun --rank_model=merged: merges every 8 D samples a rank unless told", "[app][mpi]") {
+  TempDir dir;
+  const std::string input = dir.File("stream.csv");
+  std::ofstream(input) << SmoothCsv(256 + 2 * 1100);  // 1100 lines a rank after the window
+  // D = 64: a merge at 512 and 1024 samples a rank, then the last.
+  const RunResult by_default = RunMpi(2, kLearn + "--input=" + input);
+  REQUIRE(by_default.exit_code == 0);
+  CHECK(by_default.err.find("mpirun: 2 ranks, 3 merges") != std::string::npos);
+  const RunResult at_the_end = RunMpi(2, kLearn + "--sync_every=0 --input=" + input);
+  REQUIRE(at_the_end.exit_code == 0);
+  CHECK(at_the_end.err.find("mpirun: 2 ranks, 1 merges") != std::string::npos);
+}
+
+TEST_CASE("mpirun --rank_model=merged, float32: one process's model to float32's digits",
+          "[app][mpi][float32]") {
+  // float32 takes each merge as the square root of A (a Cholesky
+  // factorization in the SIMD kernels) and predicts from it unsettled.
+  TempDir dir;
+  const std::string input = dir.File("stream.csv"), single = dir.File("single.rff");
+  std::ofstream(input) << SmoothCsv(2001);
+  const std::string learn = "learn --features=64 --forget=1 --noclip_predictions ";
+  REQUIRE(RunApp(learn + "--quiet --input=" + input + " --save=" + single, "").exit_code == 0);
+  const std::string merged = dir.File("merged.rff");
+  const RunResult run = RunMpi(2, learn + "--rank_model=merged --sync_every=100 --input=" + input +
+                                      " --save=" + merged);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("2001 learned") != std::string::npos);
+  CheckSameModel(merged, single, /*header=*/false, /*relative=*/1e-4, /*margin=*/1e-4);
 }
 
 TEST_CASE("mpirun --rank_model: what the merged ranks cannot do is refused by name",

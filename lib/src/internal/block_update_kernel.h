@@ -167,7 +167,7 @@ bool BlockUpdate(const BlockUpdateArguments<Real>& block) {
   return true;
 }
 
-// gram (lower triangle, dimension × dimension, row-major) = rowsᵀ rows, for
+// gram (lower triangle, dimension × dimension, row-major) += rowsᵀ rows, for
 // `count` rows of `dimension`: the information of a block of samples
 // (information_delta.h), one symmetric rank-k product added to the sums
 // in place (a separate product and sum would pass over D² numbers again).

@@ -1,9 +1,10 @@
 // File: internal/information_update_kernel.h
 //
-// The bulk update of the information factor (information_update.h) and the
-// inversion of a triangle, written on Eigen and instantiated per
-// instruction set in simd_kernels_<arch>.cpp, as block_update_kernel.h is
-// (included first: it renames Eigen's namespace for the unit).
+// The bulk update of the information factor (information_update.h), the
+// inversion of a triangle and a Cholesky factorization, written on Eigen
+// and instantiated per instruction set in simd_kernels_<arch>.cpp, as
+// block_update_kernel.h is (included first: it renames Eigen's namespace
+// for the unit).
 #ifndef RFFSTREAM_INTERNAL_INFORMATION_UPDATE_KERNEL_H_
 #define RFFSTREAM_INTERNAL_INFORMATION_UPDATE_KERNEL_H_
 
