@@ -28,6 +28,10 @@
 // its lines since its own restart (or its last remembered lines, for a rank
 // that saw no change itself).
 //
+// With --rank_model=merged the ranks only gather between merges: the
+// learner changes at the merges alone, which set the noise estimate from
+// the targets' squares (gathered_noise.h).
+//
 // --ridge=auto (rffstream/stream/ridge_follower.h): each rank's follower
 // counts its own samples and targets' squares; a merge sums them with the
 // rest, and when a choice has fallen due for the merged sample count, GCV
@@ -42,12 +46,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "commands/gathered_noise.h"
 #include "commands/mpi_world.h"
 #include "rffstream/information_delta.h"
 #include "rffstream/ridge_by_gcv.h"
@@ -69,7 +75,6 @@ class InformationDeltaSync {
   InformationDeltaSync(StreamPipeline<Real>& pipeline, std::int64_t clock_offset, bool dealt,
                        bool gathers_only)
       : forgetting_(pipeline.learner()->config().forgetting),
-        gathers_only_(gathers_only),
         delta_(pipeline.learner()->row_length(), pipeline.learner()->config().num_outputs,
                forgetting_,
                pipeline.learner()->row_length() * (1.0 - forgetting_) *
@@ -85,10 +90,7 @@ class InformationDeltaSync {
     clock_ = samples_;  // the base learned the window's lines, one clock tick each
     clock_offset_ = clock_offset;
     pipeline.mutable_model().TrackInformation(&delta_, clock_offset, dealt, gathers_only);
-    if (gathers_only_) {
-      status_ = CountTargetSquares();
-      squares_at_merge_.assign(target_squares_.size(), 0.0);
-    }
+    if (gathers_only) status_ = gathered_.emplace().Recount(total_);
     if (const RidgeFollower<Real>* follower = pipeline.model().ridge_follower()) {
       follower_samples_ = follower->state().samples;
       follower_squares_ = follower->state().target_squares;
@@ -104,8 +106,8 @@ class InformationDeltaSync {
   // The samples this rank learned since the last merge (a restart's lines
   // learned again are not among them).
   std::int64_t SamplesSinceMerge(const StreamPipeline<Real>& pipeline) const {
-    return pipeline.learner()->samples_learned() - samples_ + pipeline.model().gathered() -
-           gathered_at_merge_;
+    return pipeline.learner()->samples_learned() - samples_ +
+           (gathered_ ? gathered_->SinceMerge(pipeline.model()) : 0);
   }
 
   // Sums every rank's delta into the total and continues from it; every
@@ -131,13 +133,8 @@ class InformationDeltaSync {
     // are in the delta, not among them).
     const std::int64_t learned = SamplesSinceMerge(pipeline);
     message_[sums.size() - 1] = static_cast<double>(learned);
-    if (gathers_only_) {
-      // The squares of the targets gathered since the last merge, and
-      // their number (β = 1): the merge sets the noise sums from them.
-      for (std::size_t output = 0; output < target_squares_.size(); ++output) {
-        message_.push_back(model.gathered_squares()[output] - squares_at_merge_[output]);
-      }
-      message_.push_back(static_cast<double>(learned));
+    if (gathered_) {
+      gathered_->Append(model, message_);
     } else {
       // What this rank's samples since the last merge added to the noise
       // sums: its RLS decayed the merged sums once per sample.
@@ -175,14 +172,11 @@ class InformationDeltaSync {
     for (std::size_t i = 0; i < targets; ++i) total_.target_sums[i] += message_[information + i];
     samples_ += static_cast<std::int64_t>(message_[information + targets]);
     std::size_t at = information + targets + 1;
-    for (double& noise : gathers_only_ ? target_squares_ : total_.noise_sums) {
-      noise += message_[at++];
-    }
-    total_.noise_weight += message_[at++];
-    if (gathers_only_) {
-      total_.target_squares = target_squares_;
-      gathered_at_merge_ = model.gathered();
-      squares_at_merge_.assign(model.gathered_squares().begin(), model.gathered_squares().end());
+    if (gathered_) {
+      at += gathered_->Take(message_.data() + at, model, total_);
+    } else {
+      for (double& noise : total_.noise_sums) noise += message_[at++];
+      total_.noise_weight += message_[at++];
     }
     if (follower != nullptr) {
       follower_samples_ += static_cast<std::int64_t>(message_[at++]);
@@ -192,11 +186,7 @@ class InformationDeltaSync {
     const bool any_active = message_[at] > 0;
     delta_.Clear();
     if (absl::Status set = learner.SetInformationForm(total_, samples_); !set.ok()) return set;
-    if (gathers_only_) {  // the noise sums the form's squares gave
-      for (std::size_t output = 0; output < total_.noise_sums.size(); ++output) {
-        total_.noise_sums[output] = static_cast<double>(learner.rls().noise_sums()[output]);
-      }
-    }
+    if (gathered_) GatheredNoise<Real>::KeepNoiseSums(learner.rls(), total_);
     if (follower != nullptr && follower->DueAfter(0)) {
       if (absl::Status followed = FollowSettings(model, *follower, world); !followed.ok()) {
         return followed;
@@ -248,7 +238,7 @@ class InformationDeltaSync {
           model.learner()->rls().ToInformationForm();
       if (!total.ok()) return total.status();
       total_ = *std::move(total);
-      return gathers_only_ ? CountTargetSquares() : absl::OkStatus();
+      return gathered_ ? gathered_->Recount(total_) : absl::OkStatus();
     }
     BasicLearner<Real>& learner = *model.mutable_learner();
     const double ridge = learner.config().ridge;
@@ -273,7 +263,7 @@ class InformationDeltaSync {
     }
     total_ = std::move(changed);
     follower.Chose(line, ridge, chosen);
-    return gathers_only_ ? CountTargetSquares() : absl::OkStatus();
+    return gathered_ ? gathered_->Recount(total_) : absl::OkStatus();
   }
 
   // When any rank restarted on a change since the last merge, every other
@@ -297,30 +287,9 @@ class InformationDeltaSync {
     return true;
   }
 
-  // The squares the merges set the noise sums from: the total's noise sums
-  // plus bᵀw, in double, so that the next merge's Σ y² − bᵀw starts from
-  // them. (Σ y² of the total's samples while the ridge is the window's;
-  // after a new ridge, offset so that the noise sums carry on as in one
-  // process.)
-  absl::Status CountTargetSquares() {
-    absl::StatusOr<std::vector<double>> explained = ExplainedSquares(total_);
-    if (!explained.ok()) return explained.status();
-    target_squares_ = total_.noise_sums;
-    for (std::size_t output = 0; output < target_squares_.size(); ++output) {
-      target_squares_[output] += (*explained)[output];
-    }
-    total_.target_squares = target_squares_;
-    return absl::OkStatus();
-  }
-
   absl::Status status_;
   const double forgetting_;
-  const bool gathers_only_;
-  // Gathering only: Σ y² in the total, per output; the model's count and
-  // squares of gathered samples at the last merge.
-  std::vector<double> target_squares_;
-  std::int64_t gathered_at_merge_ = 0;
-  std::vector<double> squares_at_merge_;
+  std::optional<GatheredNoise<Real>> gathered_;  // with gathers_only
   BasicInformationDelta<Real> delta_;
   typename BasicRls<Real>::InformationForm total_;
   std::int64_t samples_ = 0;
