@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "rffstream/stream/option_text.h"
 #include "core/command_status.h"
@@ -49,6 +50,20 @@ BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
   return checkpoint;
 }
 
+// Rank 0's model, as every other rank receives it; the message's copies
+// (D² numbers each) are gone when it returns.
+template <class Real>
+absl::StatusOr<BasicCheckpoint<Real>> ReceiveBase(const MpiWorld& world) {
+  std::string bytes;
+  world.Broadcast(bytes);  // waits for rank 0's model
+  // No model: rank 0 says why, and stops every rank.
+  if (bytes.empty()) return AsBadInput(absl::AbortedError(""));
+  std::istringstream stream(std::move(bytes));
+  absl::StatusOr<BasicCheckpoint<Real>> base = ReadCheckpoint<Real>(stream, "rank 0's model");
+  if (!base.ok()) return AsIoFailure(base.status());
+  return base;
+}
+
 template <class Real>
 class DistributedCoordinator : public RunCoordinator<Real> {
  public:
@@ -58,7 +73,8 @@ class DistributedCoordinator : public RunCoordinator<Real> {
       : world_(world), sync_every_(options.parallel.sync_every),
         sync_every_given_(options.parallel.sync_every_given),
         gathers_only_(options.parallel.ranks_gather_only), dealt_(dealt),
-        quiet_(options.output.quiet), clock_offset_(clock_offset) {}
+        quiet_(options.output.quiet), clock_offset_(clock_offset),
+        block_size_(options.output.block), memory_limit_(MemoryLimitBytes(options.model)) {}
 
   absl::Status Begin(StreamPipeline<Real>& pipeline) override {
     if (pipeline.learner() == nullptr) return absl::OkStatus();  // rank 0 before its window
@@ -113,14 +129,23 @@ class DistributedCoordinator : public RunCoordinator<Real> {
           "input file; the model has beta ", config.forgetting, " and the ",
           std::string(LossName(config.loss)), " loss"));
     }
-    std::ostringstream bytes;
-    const BasicCheckpoint<Real> base = pipeline.model().Snapshot();
-    if (absl::Status written = WriteCheckpoint(bytes, base.learner, base.record); !written.ok()) {
-      return written;
-    }
-    std::string message = bytes.str();
-    world_.Broadcast(message);
+    if (absl::Status broadcast = BroadcastBase(pipeline); !broadcast.ok()) return broadcast;
     return StartSync(pipeline);
+  }
+
+  // The base's checkpoint to every rank; its copies (D² numbers each) are
+  // gone before the merges' numbers are made.
+  absl::Status BroadcastBase(const StreamPipeline<Real>& pipeline) {
+    std::ostringstream bytes;
+    {
+      const BasicCheckpoint<Real> base = pipeline.model().Snapshot();
+      if (absl::Status written = WriteCheckpoint(bytes, base.learner, base.record); !written.ok()) {
+        return written;
+      }
+    }
+    std::string message = std::move(bytes).str();
+    world_.Broadcast(message);
+    return absl::OkStatus();
   }
 
   // Every rank holds the base: the merges start. The ranks' messages must
@@ -141,6 +166,20 @@ class DistributedCoordinator : public RunCoordinator<Real> {
     // their share of the time small at any D (docs/scaling.md).
     if (gathers_only_ && !sync_every_given_) {
       sync_every_ = kMergedSyncPerFeature * pipeline.learner()->config().features.num_features;
+    }
+    // The merges' numbers, refused before they are made, by every rank when
+    // any would go beyond the memory limit.
+    const BasicLearner<Real>& learner = *pipeline.learner();
+    const double needed = learner.config().MemoryBytes(sizeof(Real), block_size_) +
+                          MergeMemoryBytes(learner.row_length(), learner.config().num_outputs, sizeof(Real));
+    if (world_.Max(needed > memory_limit_ ? 1.0 : 0.0) > 0) {
+      constexpr double kMiB = 1 << 20;
+      return AsUsageError(absl::ResourceExhaustedError(absl::StrFormat(
+          "under mpirun a rank would take about %.0f MiB here (the model, and for the merges the "
+          "running total A and this rank's sums since the last merge, D x D numbers in double "
+          "each, D = %d with the intercept), more than the limit of %.0f MiB "
+          "(--max_model_memory_mb; by default half the physical memory)",
+          needed / kMiB, learner.row_length(), memory_limit_ / kMiB)));
     }
     if (absl::Status started =
             sync_.emplace(pipeline, clock_offset_, dealt_, gathers_only_).status();
@@ -177,6 +216,8 @@ class DistributedCoordinator : public RunCoordinator<Real> {
   const bool dealt_;
   const bool quiet_;
   const std::int64_t clock_offset_;
+  const int block_size_;
+  const double memory_limit_;  // bytes: --max_model_memory_mb's
   std::optional<InformationDeltaSync<Real>> sync_;  // once every rank holds the base
 };
 
@@ -217,13 +258,8 @@ absl::Status RunRank(const StreamOptions& options, const MpiWorld& world, bool d
              .reader = world.rank()};
   }
   if (world.rank() != 0) {
-    std::string bytes;
-    world.Broadcast(bytes);  // waits for rank 0's model
-    // No model: rank 0 says why, and stops every rank.
-    if (bytes.empty()) return AsBadInput(absl::AbortedError(""));
-    std::istringstream stream(bytes);
-    absl::StatusOr<BasicCheckpoint<Real>> base = ReadCheckpoint<Real>(stream, "rank 0's model");
-    if (!base.ok()) return AsIoFailure(base.status());
+    absl::StatusOr<BasicCheckpoint<Real>> base = ReceiveBase<Real>(world);
+    if (!base.ok()) return base.status();
     // A rank launched with other model flags (mpirun's MPMD form) is named.
     if (absl::Status agrees = CheckOptionsAgreeWithModel(options.model, options.input_format,
                                                          base->learner.config(), base->record.task,

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "commands/mpi_world.h"
 #include "rffstream/stream/option_text.h"
 
 namespace rffstream::app {
@@ -46,6 +47,11 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
         predictions));
   }
   return absl::OkStatus();
+}
+
+double MergeMemoryBytes(int row_length, int outputs, int bytes_per_number) {
+  const double square = static_cast<double>(row_length) * (row_length + outputs);
+  return (3.0 * sizeof(double) + bytes_per_number) * square + 2.0 * sizeof(double) * MpiWorld::kSumPiece;
 }
 
 }  // namespace rffstream::app

@@ -30,9 +30,8 @@ void MpiWorld::Broadcast(std::string& bytes) const {
 }
 
 void MpiWorld::Sum(std::span<double> values) const {
-  constexpr std::size_t kPiece = 1 << 27;
-  for (std::size_t at = 0; at < values.size(); at += kPiece) {
-    const int count = static_cast<int>(std::min(kPiece, values.size() - at));
+  for (std::size_t at = 0; at < values.size(); at += kSumPiece) {
+    const int count = static_cast<int>(std::min(kSumPiece, values.size() - at));
     MPI_Allreduce(MPI_IN_PLACE, values.data() + at, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 }

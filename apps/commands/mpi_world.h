@@ -7,6 +7,7 @@
 #ifndef RFFSTREAM_APPS_MPI_WORLD_H_
 #define RFFSTREAM_APPS_MPI_WORLD_H_
 
+#include <cstddef>
 #include <cstdlib>
 #include <span>
 #include <string>
@@ -33,7 +34,9 @@ class MpiWorld {
 
   // Rank 0's `bytes` become every rank's.
   void Broadcast(std::string& bytes) const;
-  // Every rank's `values` become their elementwise sum.
+  // Every rank's `values` become their elementwise sum, in pieces of
+  // kSumPiece numbers: MPI's reduction buffers stay that small.
+  static constexpr std::size_t kSumPiece = std::size_t{1} << 21;
   void Sum(std::span<double> values) const;
   // The largest of every rank's `value`.
   double Max(double value) const;

@@ -15,10 +15,9 @@ BasicInformationDelta<Real>::BasicInformationDelta(int dimension, int outputs, d
       forgetting_(forgetting),
       refresh_(refresh),
       sums_(static_cast<std::size_t>(dimension) * dimension +
-                static_cast<std::size_t>(outputs) * dimension,
+                static_cast<std::size_t>(outputs) * dimension + 1,
             0.0),
       refresh_diagonal_(static_cast<std::size_t>(dimension), 0.0),
-      packed_(sums_.size() + 1, 0.0),
       rows_(static_cast<std::size_t>(kBlockRows) * dimension),
       targets_(static_cast<std::size_t>(kBlockRows) * outputs),
       clocks_(static_cast<std::size_t>(kBlockRows)) {}
@@ -40,13 +39,8 @@ void BasicInformationDelta<Real>::Fold() {
   if (waiting_ == 0) return;
   const auto dimension = static_cast<std::size_t>(dimension_);
   // Move the reference to the newest clock: what is there already decays.
-  const std::int64_t reference = std::max(reference_clock_, latest_clock_);
-  if (forgetting_ != 1.0 && reference != reference_clock_) {
-    const double decay = std::pow(forgetting_, static_cast<double>(reference - reference_clock_));
-    for (double& sum : sums_) sum *= decay;
-    for (double& term : refresh_diagonal_) term *= decay;
-  }
-  reference_clock_ = reference;
+  MoveReference(latest_clock_);
+  const std::int64_t reference = reference_clock_;
   // Each row weighted β^(reference - t): the Gram of rows times √weight.
   for (int s = 0; s < waiting_ && forgetting_ != 1.0; ++s) {
     const double age = static_cast<double>(reference - clocks_[static_cast<std::size_t>(s)]);
@@ -76,23 +70,31 @@ void BasicInformationDelta<Real>::Fold() {
 }
 
 template <class Real>
+void BasicInformationDelta<Real>::MoveReference(std::int64_t clock) {
+  if (clock <= reference_clock_) return;
+  if (forgetting_ != 1.0) {
+    const double decay = std::pow(forgetting_, static_cast<double>(clock - reference_clock_));
+    for (std::size_t i = 0; i + 1 < sums_.size(); ++i) sums_[i] *= decay;  // not the count's place
+    for (double& term : refresh_diagonal_) term *= decay;
+  }
+  reference_clock_ = clock;
+}
+
+template <class Real>
 std::span<double> BasicInformationDelta<Real>::Sums(std::int64_t at) {
   Fold();
+  MoveReference(at);
+  // The refresh terms join ΔA's diagonal (and decay with it from here on),
+  // and the upper triangle is the lower one's: rows folded later add to the
+  // lower triangle only, so this is the same whenever it is called.
   const auto dimension = static_cast<std::size_t>(dimension_);
-  const double decay =
-      forgetting_ == 1.0 ? 1.0
-                         : std::pow(forgetting_, static_cast<double>(std::max<std::int64_t>(
-                                                     0, at - reference_clock_)));
-  for (std::size_t i = 0; i < dimension; ++i) {  // both triangles from the lower one
-    for (std::size_t j = 0; j <= i; ++j) {
-      const double value = decay * sums_[i * dimension + j];
-      packed_[i * dimension + j] = packed_[j * dimension + i] = value;
-    }
-    packed_[i * dimension + i] += decay * refresh_diagonal_[i];
+  for (std::size_t i = 0; i < dimension; ++i) {
+    for (std::size_t j = 0; j < i; ++j) sums_[j * dimension + i] = sums_[i * dimension + j];
+    sums_[i * dimension + i] += refresh_diagonal_[i];
+    refresh_diagonal_[i] = 0;
   }
-  for (std::size_t i = dimension * dimension; i < sums_.size(); ++i) packed_[i] = decay * sums_[i];
-  packed_.back() = static_cast<double>(count_);
-  return packed_;
+  sums_.back() = static_cast<double>(count_);
+  return sums_;
 }
 
 template <class Real>

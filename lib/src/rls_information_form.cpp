@@ -69,25 +69,39 @@ std::vector<Real> BasicRls<Real>::CovarianceMatrix() const {
 
 template <class Real>
 absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInformationForm() const {
-  if (!information_factor_.empty()) return Settled().ToInformationForm();
+  const auto n = static_cast<std::size_t>(dimension_);
   InformationForm form;
   if (factor_form_) {
-    // A = L⁻ᵀ D⁻¹ L⁻¹ from the factors themselves: inverting P = L D Lᵀ
-    // would square the condition number the factor form keeps in L.
-    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    Matrix factor = Matrix::Zero(dimension_, dimension_);
-    for (int j = 0; j < dimension_; ++j) {
-      for (int i = j; i < dimension_; ++i) factor(i, j) = Row(j)[i];
+    // A = Qᵀ Q, the Gram matrix of Q's rows, for Q the square root of A:
+    // the one bulk blocks or a merge left, else D^(-1/2) L⁻¹ from the
+    // factors themselves (inverting P = L D Lᵀ would square the condition
+    // number the factor form keeps in L). In double, with two D × D arrays.
+    std::vector<double> rows(n * n, 0.0);  // Q, row-major
+    if (!information_factor_.empty()) {
+      for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t i = j; i < n; ++i) rows[i * n + j] = information_factor_[j * stride_ + i];
+      }
+    } else {
+      for (std::size_t j = 0; j < n; ++j) {  // L column-major, inverted where it is
+        for (std::size_t i = j; i < n; ++i) rows[j * n + i] = Row(static_cast<int>(j))[i];
+      }
+      internal::InvertLowerTriangular(rows.data(), dimension_);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double scale = 1.0 / std::sqrt(static_cast<double>(factor_scales_[i]));
+        for (std::size_t j = 0; j < i; ++j) std::swap(rows[i * n + j], rows[j * n + i]);
+        for (std::size_t j = 0; j <= i; ++j) rows[i * n + j] *= scale;
+      }
     }
-    const Matrix inverse = factor.template triangularView<Eigen::UnitLower>().solve(
-        Matrix::Identity(dimension_, dimension_));
-    Eigen::VectorXd inverse_scales(dimension_);
-    for (int j = 0; j < dimension_; ++j) inverse_scales[j] = 1.0 / factor_scales_[j];
-    Matrix information = inverse.transpose() * inverse_scales.asDiagonal() * inverse;
-    if (!information.allFinite()) {
+    form.information.assign(n * n, 0.0);
+    internal::ActiveSimdKernelTable().add_block_gram_double(form.information.data(), dimension_,
+                                                             rows.data(), dimension_);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < i; ++j) form.information[j * n + i] = form.information[i * n + j];
+    }
+    if (!std::all_of(form.information.begin(), form.information.end(),
+                     [](double value) { return std::isfinite(value); })) {
       return absl::FailedPreconditionError("RLS: the factor of P has no finite inverse");
     }
-    form.information.assign(information.data(), information.data() + information.size());
   } else {
     const std::vector<Real> covariance = CovarianceMatrix();
     const std::vector<double> p(covariance.begin(), covariance.end());
@@ -96,13 +110,12 @@ absl::StatusOr<typename BasicRls<Real>::InformationForm> BasicRls<Real>::ToInfor
             p.data(), dimension_, form.information.data(), nullptr, 0)) {
       return absl::FailedPreconditionError("RLS: P is not positive definite, so it has no inverse");
     }
-  }
-  // A is symmetric; the solves' rounding is not: keep the mean of the two.
-  const auto n = static_cast<std::size_t>(dimension_);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + 1; j < n; ++j) {
-      const double mean = 0.5 * (form.information[i * n + j] + form.information[j * n + i]);
-      form.information[i * n + j] = form.information[j * n + i] = mean;
+    // A is symmetric; the solve's rounding is not: keep the mean of the two.
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j) {
+        const double mean = 0.5 * (form.information[i * n + j] + form.information[j * n + i]);
+        form.information[i * n + j] = form.information[j * n + i] = mean;
+      }
     }
   }
   form.target_sums.resize(weights_.size());

@@ -125,6 +125,14 @@ TEST_CASE("A bulk block is its samples learned one at a time, predicted before t
   for (std::size_t i = 0; i < bulk_form->information.size(); ++i) {
     CHECK(bulk_form->information[i] == Approx(single_form->information[i]).epsilon(1e-9).margin(1e-12));
   }
+  // Both against A = λI + ZᵀZ, made here (from Q in bulk, from L and D once settled).
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMatrix> z(features.data(), kBulk, d);
+  const RowMatrix closed_form = kRidge * RowMatrix::Identity(d, d) + z.transpose() * z;
+  for (const auto* form : {&*bulk_form, &*single_form}) {
+    const Eigen::Map<const RowMatrix> information(form->information.data(), d, d);
+    CHECK((information - closed_form).norm() < 1e-9 * closed_form.norm());
+  }
   // A second bulk block is predicted with the first one's weights.
   Rls twice = bulk;
   std::vector<double> second_priors(kBulk * kOutputs);

@@ -3,8 +3,10 @@
 // samples learned one at a time (zᵀPz, and with the targets' squares the
 // noise sums), and the learning that goes on from it; the information delta's
 // sums against the Gram matrix computed here.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <span>
 #include <random>
 #include <vector>
 
@@ -142,6 +144,35 @@ TEST_CASE("The information delta's sums are the Gram matrix, in every SIMD kerne
       }
     }
     CHECK(got.back() == kSamples);
+  }
+}
+
+// Sums() makes its array ready in the delta's own storage: asked for on the
+// way (and twice), it changes nothing the later sums hold, with forgetting
+// and its refresh terms too.
+TEST_CASE("The information delta's sums asked for on the way change nothing", "[information]") {
+  const Stream stream(10);
+  for (const double forgetting : {1.0, 0.99}) {
+    INFO("forgetting " << forgetting);
+    InformationDelta asked(kDimension, kOutputs, forgetting, 0.5);
+    InformationDelta untouched(kDimension, kOutputs, forgetting, 0.5);
+    for (int t = 0; t < kSamples; ++t) {
+      for (InformationDelta* delta : {&asked, &untouched}) {
+        delta->Add(stream.Row<double>(stream.features, t), stream.Row<double>(stream.targets, t), t + 1);
+      }
+      if (t == kSamples / 3 || t == kSamples / 2) {
+        const std::span<const double> once = asked.Sums(t + 1);
+        const std::vector<double> first(once.begin(), once.end());
+        const std::span<const double> again = asked.Sums(t + 1);
+        CHECK(std::equal(first.begin(), first.end(), again.begin(), again.end()));
+      }
+    }
+    const std::span<const double> got = asked.Sums(kSamples + 5);
+    const std::span<const double> expected = untouched.Sums(kSamples + 5);
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      CHECK(got[i] == Approx(expected[i]).epsilon(1e-12).margin(1e-12));
+    }
   }
 }
 

@@ -47,7 +47,10 @@ class BasicInformationDelta {
   // Every sum in one array, weighted at clock `at` (no earlier than any
   // clock added), for adding up across processes: ΔA (dimension ×
   // dimension, row-major, both triangles, the refresh terms included), then
-  // Δb (outputs runs of dimension), then the number of samples.
+  // Δb (outputs runs of dimension), then the number of samples. The array
+  // is the delta's own storage, made ready in place (no second copy of
+  // D² numbers): it may be summed into where it is, and stays valid until
+  // the next Add or Clear; after one that wrote into it, Clear before Add.
   std::span<double> Sums(std::int64_t at = 0);
   std::int64_t count() const { return count_; }
   // The latest clock added (0: none).
@@ -58,16 +61,19 @@ class BasicInformationDelta {
  private:
   void Fold();
 
+  // Decays the sums and the refresh terms from reference_clock_ to `clock`.
+  void MoveReference(std::int64_t clock);
+
   int dimension_;
   int outputs_;
   double forgetting_;
   double refresh_;
   // ΔA's lower triangle, Δb, and the refresh terms' diagonal, weighted at
-  // clock reference_clock_.
+  // clock reference_clock_; then one place for the count (what Sums()
+  // returns, ΔA's upper triangle filled then).
   std::vector<double> sums_;
   std::vector<double> refresh_diagonal_;
   std::int64_t reference_clock_ = 0;
-  std::vector<double> packed_;   // what Sums() returns
   std::vector<double> rows_;     // up to kBlockRows rows waiting
   std::vector<double> targets_;  // their targets
   std::vector<std::int64_t> clocks_;  // their clocks
