@@ -184,8 +184,14 @@ void BasicRls<Real>::WriteInformationFactor(internal::ByteWriter& writer) const 
 template <class Real>
 absl::Status BasicRls<Real>::ReadInformationFactor(internal::ByteReader& reader) {
   information_factor_ = AlignedVector<Real>();
+  // An empty triangle (format 16) left P's factors to be made from Q.
+  const bool factors_from_q = factor_form_ && factor_scales_.empty();
   std::uint8_t in_bulk = 0;
   if (absl::Status status = reader.Read("RLS bulk flag", in_bulk); !status.ok()) return status;
+  if (in_bulk == 0 && factors_from_q) {
+    return absl::DataLossError(absl::StrCat(
+        reader.source(), ": the RLS state holds neither P's factors nor the information factor"));
+  }
   if (in_bulk == 0) return absl::OkStatus();
   if (in_bulk > 1 || !factor_form_ || forgetting_ != Real{1}) {
     return absl::DataLossError(absl::StrCat(reader.source(), ": RLS bulk flag ", static_cast<int>(in_bulk),
@@ -217,6 +223,8 @@ absl::Status BasicRls<Real>::ReadInformationFactor(internal::ByteReader& reader)
                                             ": the RLS information factor holds a number that is not finite, or a "
                                             "diagonal entry whose d would leave the range"));
   }
+  // L, D are Q's, made when needed (SettleInformationFactor writes every d).
+  if (factors_from_q) factor_scales_.assign(d, Real{1});
   return absl::OkStatus();
 }
 

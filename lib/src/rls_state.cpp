@@ -46,14 +46,16 @@ void BasicRls<Real>::AddOutput(std::span<const Real> weights, Real noise_sum) {
 
 template <class Real>
 void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
-  // In bulk: the model settled to L, D (Q and B follow at the file's end).
-  if (!information_factor_.empty()) return Settled().SaveState(writer);
+  // Holding Q: an empty triangle (Q and B follow at the file's end, and L,
+  // D are made from them when needed, as here).
   std::vector<Real> triangle;
-  triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
-  for (int i = 0; i < dimension_; ++i) {
-    triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
-    // L's diagonal is 1: its place holds d_i.
-    if (factor_form_) triangle[triangle.size() - (dimension_ - i)] = factor_scales_[i];
+  if (information_factor_.empty()) {
+    triangle.reserve(static_cast<std::size_t>(dimension_) * (dimension_ + 1) / 2);
+    for (int i = 0; i < dimension_; ++i) {
+      triangle.insert(triangle.end(), Row(i) + i, Row(i) + dimension_);
+      // L's diagonal is 1: its place holds d_i.
+      if (factor_form_) triangle[triangle.size() - (dimension_ - i)] = factor_scales_[i];
+    }
   }
   writer.WriteArray<Real>(triangle);
   writer.Write(pending_scale_);
@@ -69,9 +71,13 @@ void BasicRls<Real>::SaveState(internal::ByteWriter& writer) const {
 }
 
 template <class Real>
-absl::Status BasicRls<Real>::ReadState(internal::ByteReader& reader, std::vector<Real>& triangle) {
+absl::Status BasicRls<Real>::ReadState(internal::ByteReader& reader, bool may_lack_triangle,
+                                       std::vector<Real>& triangle) {
   const auto dimension = static_cast<std::uint64_t>(dimension_);
-  absl::Status status = reader.ReadArray("RLS covariance", dimension * (dimension + 1) / 2, triangle);
+  const std::uint64_t triangle_size = dimension * (dimension + 1) / 2;
+  absl::Status status = may_lack_triangle
+                            ? reader.ReadOptionalArray("RLS covariance", triangle_size, triangle)
+                            : reader.ReadArray("RLS covariance", triangle_size, triangle);
   if (status.ok()) status = reader.Read("RLS pending scale", pending_scale_);
   if (status.ok()) status = reader.Read("RLS pending gain weight", pending_gain_weight_);
   if (status.ok()) status = reader.Read("RLS pending refresh weight", pending_refresh_weight_);
@@ -161,7 +167,19 @@ template <class Real>
 absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTriangle stored) {
   information_factor_ = AlignedVector<Real>();
   std::vector<Real> triangle;
-  if (absl::Status read = ReadState(reader, triangle); !read.ok()) return read;
+  const bool may_lack_triangle = factor_form_ && stored == StoredTriangle::kFactorsOrNone;
+  if (absl::Status read = ReadState(reader, may_lack_triangle, triangle); !read.ok()) return read;
+  // The factor form settles its terms at once: none are pending.
+  const auto none_pending = [&] {
+    return pending_scale_ == Real{1} && pending_gain_weight_ == 0 && pending_refresh_weight_ == 0
+               ? absl::OkStatus()
+               : absl::DataLossError(
+                     absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
+  };
+  if (triangle.empty()) {  // Q follows (ReadInformationFactor)
+    factor_scales_.clear();
+    return none_pending();
+  }
   const Real* source = triangle.data();
   for (int i = 0; i < dimension_; ++i) {
     std::copy(source, source + (dimension_ - i), Row(i) + i);
@@ -175,10 +193,7 @@ absl::Status BasicRls<Real>::LoadState(internal::ByteReader& reader, StoredTrian
     }
     return absl::OkStatus();  // factored, or kept as P and unsound
   }
-  if (pending_scale_ != Real{1} || pending_gain_weight_ != 0 || pending_refresh_weight_ != 0) {
-    return absl::DataLossError(
-        absl::StrCat(reader.source(), ": a factor-form RLS state with pending terms"));
-  }
+  if (absl::Status settled = none_pending(); !settled.ok()) return settled;
   // The stored diagonal (d, or S's diagonal) is positive, as the updates
   // keep it: a file whose diagonal is not is corrupt, and would learn into
   // a broken model.
@@ -214,8 +229,8 @@ template void BasicRls<float>::SaveState(internal::ByteWriter&) const;
 template void BasicRls<double>::SaveState(internal::ByteWriter&) const;
 template absl::Status BasicRls<float>::LoadState(internal::ByteReader&, StoredTriangle);
 template absl::Status BasicRls<double>::LoadState(internal::ByteReader&, StoredTriangle);
-template absl::Status BasicRls<float>::ReadState(internal::ByteReader&, std::vector<float>&);
-template absl::Status BasicRls<double>::ReadState(internal::ByteReader&, std::vector<double>&);
+template absl::Status BasicRls<float>::ReadState(internal::ByteReader&, bool, std::vector<float>&);
+template absl::Status BasicRls<double>::ReadState(internal::ByteReader&, bool, std::vector<double>&);
 template absl::Status BasicRls<float>::FactorFromSavedCovariance(const std::string&);
 template absl::Status BasicRls<double>::FactorFromSavedCovariance(const std::string&);
 

@@ -13,12 +13,9 @@
 #include "Eigen/Dense"
 #include "internal/factor_block_access.h"
 #include "internal/simd_kernels.h"
-#include "rffstream/checkpoint.h"
-#include "rffstream/learner.h"
 #include "rffstream/rls.h"
 #include "rffstream/thread_pool.h"
 #include "tests/forced_simd_kernel.h"
-#include "tests/temp_dir.h"
 
 namespace rffstream {
 namespace {
@@ -252,50 +249,6 @@ TEST_CASE("Bulk blocks give the same bits with any number of threads", "[rls][bu
           std::vector<float>(shared.weights(o).begin(), shared.weights(o).end()));
   }
   CHECK(alone.CovarianceMatrix() == shared.CovarianceMatrix());
-}
-
-// A checkpoint saved between bulk blocks holds Q and B (format 15), so that
-// the resumed run goes on with the bits of one that never stopped; the
-// model it holds, settled to L and D, predicts as the running one does.
-TEST_CASE("A run resumed from a checkpoint between bulk blocks has the bits of one that never stopped",
-          "[rls][bulk][checkpoint]") {
-  LearnerConfig config;
-  config.features.input_dimension = 3;
-  config.features.num_features = 40;
-  config.features.gamma = 0.5;
-  config.ridge = 1e-3;
-  std::mt19937 generator(23);
-  std::normal_distribution<double> normal;
-  std::vector<double> inputs(3 * kBulk * 3);
-  for (double& input : inputs) input = normal(generator);
-  std::vector<float> targets(kBulk * 3);
-  for (int s = 0; s < 3 * kBulk; ++s) targets[s] = static_cast<float>(std::sin(inputs[3 * s]) + inputs[3 * s + 1]);
-  const auto block = [&](int b) { return std::span<const double>(inputs).subspan(3 * kBulk * b, 3 * kBulk); };
-  const auto block_targets = [&](int b) { return std::span<const float>(targets).subspan(kBulk * b, kBulk); };
-  absl::StatusOr<LearnerF32> running = LearnerF32::Create(config);
-  REQUIRE(running.ok());
-  std::vector<float> priors(kBulk), resumed_priors(kBulk);
-  REQUIRE(running->LearnBlock(block(0), block_targets(0), priors) == kBulk);
-  const testing::TempDir dir;
-  REQUIRE(SaveCheckpoint(dir.File("bulk.rff"), *running, RegressionMetrics()).ok());
-  absl::StatusOr<CheckpointF32> resumed = LoadCheckpoint<float>(dir.File("bulk.rff"));
-  REQUIRE(resumed.ok());
-  const std::vector<double> probe = {0.3, -1.2, 0.8};
-  CHECK(resumed->learner.Predict(probe) == running->Predict(probe));
-  for (int b = 1; b < 3; ++b) {
-    REQUIRE(running->LearnBlock(block(b), block_targets(b), priors) == kBulk);
-    REQUIRE(resumed->learner.LearnBlock(block(b), block_targets(b), resumed_priors) == kBulk);
-    CHECK(priors == resumed_priors);
-  }
-  const auto weights = [](const LearnerF32& learner) {
-    return std::vector<float>(learner.rls().weights().begin(), learner.rls().weights().end());
-  };
-  CHECK(weights(resumed->learner) == weights(*running));
-  // And one at a time after it: both settle the same Q to the same L, D.
-  const std::vector<double> x = {0.1, 0.2, 0.3};
-  const float y = 0.5f;
-  CHECK(running->Learn(x, y) == resumed->learner.Learn(x, y));
-  CHECK(resumed->learner.Predict(probe) == running->Predict(probe));
 }
 
 }  // namespace

@@ -69,7 +69,10 @@ namespace rffstream {
 // 15: after each RLS engine, a flag and, for one learning in bulk, its
 // information factor Q and rotated targets B (rls_bulk.cpp), which learning
 // goes on from: a resumed bulk run has the bits of one that never stopped.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 15;
+// 16: an engine that holds Q saves it alone: its stored triangle is empty,
+// and L, D are made from Q when they are needed, as in the run that saved
+// it (half the size, and no inversion at each save).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 16;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

@@ -171,16 +171,17 @@ class BasicRls {
 
   // The complete learning state, for checkpoints. In the factor form the
   // stored triangle is P (float32 before format 6, float64 before 9), S
-  // with P = S Sᵀ (before 12), or L with D on its diagonal; older ones are
-  // converted once on loading.
-  enum class StoredTriangle { kCovariance, kCholeskyFactor, kUnitFactorAndScales };
+  // with P = S Sᵀ (before 12), or L with D on its diagonal, empty from 16
+  // when Q follows; older ones are converted once on loading.
+  enum class StoredTriangle { kCovariance, kCholeskyFactor, kUnitFactorAndScales, kFactorsOrNone };
   void SaveState(internal::ByteWriter& writer) const;
   [[nodiscard]] absl::Status LoadState(internal::ByteReader& reader,
-                                       StoredTriangle stored = StoredTriangle::kUnitFactorAndScales);
+                                       StoredTriangle stored = StoredTriangle::kFactorsOrNone);
   // LoadState's parts (rls_state.cpp): the fields read and checked (the
   // stored triangle into `triangle`); an old checkpoint's P factored (float64
   // without a Cholesky factor: kept as P, marked unsound).
-  [[nodiscard]] absl::Status ReadState(internal::ByteReader& reader, std::vector<Real>& triangle);
+  [[nodiscard]] absl::Status ReadState(internal::ByteReader& reader, bool may_lack_triangle,
+                                       std::vector<Real>& triangle);
   [[nodiscard]] absl::Status FactorFromSavedCovariance(const std::string& source);
 
   // The factor form (rls_factor_form.cpp): LearnOutputs, zᵀPz, P; L, D from
@@ -199,8 +200,8 @@ class BasicRls {
                         std::span<const Real> priors);
   // Bulk (rls_bulk.cpp): false, nothing learned, if a sample comes near
   // overflow; Q from L, D and back (in double; false without the memory);
-  // a settled copy; Q and B in a checkpoint (format 15: a flag, then them;
-  // read after LoadState).
+  // a settled copy; Q and B in a checkpoint (a flag, then them; from format
+  // 16 they must follow an empty triangle, which leaves factor_scales_ empty).
   bool LearnBulkBlock(std::span<const Real> features, std::span<const Real> targets,
                       std::span<Real> priors);
   void StartInformationFactor();

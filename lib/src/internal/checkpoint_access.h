@@ -107,12 +107,14 @@ class CheckpointAccess {
     BasicLearner<Real> learner(*std::move(config), std::move(map));
     for (BasicRls<Real>& engine : learner.rls_) {
       // The factor form's triangle: P before format 6 (float32) or 9
-      // (float64), the Cholesky factor S before 12, then L with D on its diagonal.
+      // (float64), the Cholesky factor S before 12, then L with D on its
+      // diagonal, which from 16 is empty when Q follows.
       const std::uint32_t first_with_factor = std::is_same_v<Real, float> ? 6 : 9;
       using Stored = typename BasicRls<Real>::StoredTriangle;
       const Stored stored = version < first_with_factor ? Stored::kCovariance
                             : version < 12              ? Stored::kCholeskyFactor
-                                                        : Stored::kUnitFactorAndScales;
+                            : version < 16              ? Stored::kUnitFactorAndScales
+                                                        : Stored::kFactorsOrNone;
       if (absl::Status status = engine.LoadState(reader, stored); !status.ok()) {
         return status;
       }
