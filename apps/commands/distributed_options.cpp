@@ -1,5 +1,6 @@
 #include "commands/distributed_options.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -51,7 +52,8 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks) {
 
 double MergeMemoryBytes(int row_length, int outputs, int bytes_per_number) {
   const double square = static_cast<double>(row_length) * (row_length + outputs);
-  return (3.0 * sizeof(double) + bytes_per_number) * square + 2.0 * sizeof(double) * MpiWorld::kSumPiece;
+  const double piece = std::min(static_cast<double>(MpiWorld::kSumPiece), square + 1);
+  return (3.0 * sizeof(double) + 2.0 * bytes_per_number) * square + 2.0 * sizeof(double) * piece;
 }
 
 }  // namespace rffstream::app

@@ -20,9 +20,9 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks);
 
 // The bytes a rank holds for the merges beside its model (rows of
 // `row_length` numbers, `bytes_per_number` each): the running total A, b
-// and the delta's sums, D² doubles each, and at a merge the square root of
-// A made in double, then kept in the model's numbers; and MPI's buffers
-// for one piece of a sum (MpiWorld::Sum).
+// and the delta's sums, D² doubles each; at a merge the square root of A
+// made in double, then in the model's numbers beside the one it replaces;
+// and MPI's buffers for one piece of a sum (MpiWorld::Sum).
 double MergeMemoryBytes(int row_length, int outputs, int bytes_per_number);
 
 }  // namespace rffstream::app

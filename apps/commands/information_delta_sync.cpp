@@ -159,6 +159,8 @@ absl::Status InformationDeltaSync<Real>::FollowSettings(ModelStage<Real>& model,
         return world.Max(world.rank() == 0 ? value : -std::numeric_limits<double>::infinity());
       }};
   if (model.FollowBandwidthAtMerge(line, ranks)) {
+    // The rebuilt model's total replaces this one (a failure ends the run).
+    std::vector<double>().swap(total_.information);
     absl::StatusOr<typename BasicRls<Real>::InformationForm> total =
         model.learner()->rls().ToInformationForm();
     if (!total.ok()) return total.status();

@@ -140,12 +140,11 @@ class BasicRls {
   Real noise_weight() const { return noise_weight_; }
   // The weights of one output.
   std::span<const Real> weights(int output = 0) const {
-    return std::span<const Real>(weights_).subspan(static_cast<std::size_t>(output) * dimension_,
-                                                   dimension_);
+    return std::span<const Real>(weights_).subspan(static_cast<std::size_t>(output) * dimension_, dimension_);
   }
 
-  // Appends an output with these weights and noise sum (a classifier's new
-  // class: BasicLearner::AddClass). REQUIRES: weights.size() == dimension(). Allocates.
+  // Appends an output with these weights and noise sum (a classifier's new class:
+  // BasicLearner::AddClass). REQUIRES: weights.size() == dimension(). Allocates.
   void AddOutput(std::span<const Real> weights, Real noise_sum);
 
   // P = A⁻¹ as a full D × D row-major matrix (to inspect, export; allocates).
@@ -153,7 +152,8 @@ class BasicRls {
 
   // The state as ridge regression's sufficient statistics A, b (β = 1).
   using InformationForm = RlsInformationForm;
-  // From P by Cholesky, O(D³); FailedPrecondition if P is not positive definite.
+  // O(D³): A = QᵀQ in the factor form (from Q, or D^(-1/2) L⁻¹), else P
+  // inverted by Cholesky; FailedPrecondition if that has no finite inverse.
   [[nodiscard]] absl::StatusOr<InformationForm> ToInformationForm() const;
   // A new ridge λ' for β = 1, exactly: A gains (λ' - λ) I (O(D³)); errors as below.
   [[nodiscard]] absl::Status SetRidge(double ridge);
