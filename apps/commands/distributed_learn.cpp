@@ -4,17 +4,16 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "rffstream/stream/option_text.h"
 #include "core/command_status.h"
 #include "commands/distributed_options.h"
 #include "commands/information_delta_sync.h"
+#include "commands/shared_base.h"
 #include "rffstream/stream/input_format.h"
 #include "commands/learn_command.h"
 #include "commands/ranks_drift_report.h"
@@ -31,37 +30,6 @@ constexpr std::int64_t kMergedSyncPerFeature = 8;
 
 std::string ForRank(const std::string& pattern, int rank) {
   return absl::StrReplaceAll(pattern, {{"%r", absl::StrCat(rank)}});
-}
-
-// Rank 0's model, the start of every other rank: its metrics are rank 0's;
-// the targets' range is the window's; the ridge follower's sums are where
-// every rank's count starts from; the lines the bandwidth follower keeps
-// are rank 0's (every other rank keeps its own from here).
-template <class Real>
-BasicCheckpoint<Real> WithoutMetrics(BasicCheckpoint<Real> checkpoint) {
-  const Task& task = checkpoint.record.task;
-  CheckpointRecord record{task, RegressionMetrics(), ClassificationMetrics(task.num_classes), {}};
-  record.ridge_follow = std::move(checkpoint.record.ridge_follow);
-  record.bandwidth_follow = std::move(checkpoint.record.bandwidth_follow);
-  record.bandwidth_follow.inputs.clear();
-  record.bandwidth_follow.targets.clear();
-  record.target_range = std::move(checkpoint.record.target_range);  // the window's targets
-  checkpoint.record = std::move(record);
-  return checkpoint;
-}
-
-// Rank 0's model, as every other rank receives it; the message's copies
-// (D² numbers each) are gone when it returns.
-template <class Real>
-absl::StatusOr<BasicCheckpoint<Real>> ReceiveBase(const MpiWorld& world) {
-  std::string bytes;
-  world.Broadcast(bytes);  // waits for rank 0's model
-  // No model: rank 0 says why, and stops every rank.
-  if (bytes.empty()) return AsBadInput(absl::AbortedError(""));
-  std::istringstream stream(std::move(bytes));
-  absl::StatusOr<BasicCheckpoint<Real>> base = ReadCheckpoint<Real>(stream, "rank 0's model");
-  if (!base.ok()) return AsIoFailure(base.status());
-  return base;
 }
 
 template <class Real>
@@ -129,23 +97,8 @@ class DistributedCoordinator : public RunCoordinator<Real> {
           "input file; the model has beta ", config.forgetting, " and the ",
           std::string(LossName(config.loss)), " loss"));
     }
-    if (absl::Status broadcast = BroadcastBase(pipeline); !broadcast.ok()) return broadcast;
+    if (absl::Status sent = BroadcastBase(world_, pipeline.model()); !sent.ok()) return sent;
     return StartSync(pipeline);
-  }
-
-  // The base's checkpoint to every rank; its copies (D² numbers each) are
-  // gone before the merges' numbers are made.
-  absl::Status BroadcastBase(const StreamPipeline<Real>& pipeline) {
-    std::ostringstream bytes;
-    {
-      const BasicCheckpoint<Real> base = pipeline.model().Snapshot();
-      if (absl::Status written = WriteCheckpoint(bytes, base.learner, base.record); !written.ok()) {
-        return written;
-      }
-    }
-    std::string message = std::move(bytes).str();
-    world_.Broadcast(message);
-    return absl::OkStatus();
   }
 
   // Every rank holds the base: the merges start. The ranks' messages must
@@ -168,18 +121,14 @@ class DistributedCoordinator : public RunCoordinator<Real> {
       sync_every_ = kMergedSyncPerFeature * pipeline.learner()->config().features.num_features;
     }
     // The merges' numbers, refused before they are made, by every rank when
-    // any would go beyond the memory limit.
-    const BasicLearner<Real>& learner = *pipeline.learner();
-    const double needed = learner.config().MemoryBytes(sizeof(Real), block_size_) +
-                          MergeMemoryBytes(learner.row_length(), learner.config().num_outputs, sizeof(Real));
-    if (world_.Max(needed > memory_limit_ ? 1.0 : 0.0) > 0) {
-      constexpr double kMiB = 1 << 20;
-      return AsUsageError(absl::ResourceExhaustedError(absl::StrFormat(
-          "under mpirun a rank would take about %.0f MiB here (the model, and for the merges the "
-          "running total A and this rank's sums since the last merge, D x D numbers in double "
-          "each, D = %d with the intercept), more than the limit of %.0f MiB "
-          "(--max_model_memory_mb; by default half the physical memory)",
-          needed / kMiB, learner.row_length(), memory_limit_ / kMiB)));
+    // any would go beyond its memory limit.
+    const absl::Status fits = RankFitsMemory(pipeline.learner()->config(), sizeof(Real), block_size_,
+                                             memory_limit_);
+    if (world_.Max(fits.ok() ? 0.0 : 1.0) > 0) {
+      return AsUsageError(fits.ok() ? absl::ResourceExhaustedError(
+                                          "under mpirun another rank would go beyond its memory "
+                                          "limit (--max_model_memory_mb)")
+                                    : fits);
     }
     if (absl::Status started =
             sync_.emplace(pipeline, clock_offset_, dealt_, gathers_only_).status();

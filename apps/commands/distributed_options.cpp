@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "commands/mpi_world.h"
 #include "rffstream/stream/option_text.h"
 
@@ -54,6 +55,21 @@ double MergeMemoryBytes(int row_length, int outputs, int bytes_per_number) {
   const double square = static_cast<double>(row_length) * (row_length + outputs);
   const double piece = std::min(static_cast<double>(MpiWorld::kSumPiece), square + 1);
   return (3.0 * sizeof(double) + 2.0 * bytes_per_number) * square + 2.0 * sizeof(double) * piece;
+}
+
+absl::Status RankFitsMemory(const LearnerConfig& config, int bytes_per_number, int block_size,
+                            double limit) {
+  const int row_length = config.features.num_features + (config.intercept ? 1 : 0);
+  const double needed = config.MemoryBytes(bytes_per_number, block_size) +
+                        MergeMemoryBytes(row_length, config.num_outputs, bytes_per_number);
+  if (needed <= limit) return absl::OkStatus();
+  constexpr double kMiB = 1 << 20;
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "under mpirun a rank would take about %.0f MiB here (the model, and for the merges the "
+      "running total A and this rank's sums since the last merge, D x D numbers in double each, "
+      "D = %d with the intercept), more than the limit of %.0f MiB (--max_model_memory_mb; by "
+      "default half the physical memory)",
+      needed / kMiB, row_length, limit / kMiB));
 }
 
 }  // namespace rffstream::app

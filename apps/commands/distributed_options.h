@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "core/options.h"
+#include "rffstream/learner_config.h"
 
 namespace rffstream::app {
 
@@ -24,6 +25,11 @@ absl::Status ValidateDistributed(const StreamOptions& options, int ranks);
 // made in double, then in the model's numbers beside the one it replaces;
 // and MPI's buffers for one piece of a sum (MpiWorld::Sum).
 double MergeMemoryBytes(int row_length, int outputs, int bytes_per_number);
+
+// ResourceExhausted, naming the estimate, when a rank of this model (blocks
+// of `block_size`) would take more than `limit` bytes with the merges'.
+absl::Status RankFitsMemory(const LearnerConfig& config, int bytes_per_number, int block_size,
+                            double limit);
 
 }  // namespace rffstream::app
 
