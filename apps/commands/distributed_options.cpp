@@ -66,9 +66,9 @@ absl::Status RankFitsMemory(const LearnerConfig& config, int bytes_per_number, i
   constexpr double kMiB = 1 << 20;
   return absl::ResourceExhaustedError(absl::StrFormat(
       "under mpirun a rank would take about %.0f MiB here (the model, and for the merges the "
-      "running total A and this rank's sums since the last merge, D x D numbers in double each, "
-      "D = %d with the intercept), more than the limit of %.0f MiB (--max_model_memory_mb; by "
-      "default half the physical memory)",
+      "running total A, this rank's sums since the last merge and the merged square root of A, "
+      "D x D numbers in double each, D = %d), more than the limit of %.0f MiB "
+      "(--max_model_memory_mb; by default half the physical memory)",
       needed / kMiB, row_length, limit / kMiB));
 }
 
