@@ -98,27 +98,25 @@ class BasicRls {
   // kBulkSamples: one QR, the model the same to rounding) each prior is made
   // with the weights before the block. Returns the number learned. Scratch
   // grows to the largest k seen (the sweep and bulk hold a second factor).
-  // REQUIRES: features.size() == k · dimension(),
-  // targets.size() == priors.size() == k · num_outputs().
+  // REQUIRES: features.size() == k · dimension(), targets, priors k · num_outputs().
   static constexpr int kBulkSamples = 1024;
   int LearnBlock(std::span<const Real> features, std::span<const Real> targets,
                   std::span<Real> priors);
 
-  // Splits the covariance form's pass over P and its blocks' products (rows
-  // of P's triangle with equal shares of its entries, their parts of P z
-  // added in one order), and bulk blocks' products, across `pool` (nullptr:
-  // this thread alone), in parts that do not depend on the threads: the
-  // same bits with any number. The covariance form at D < 256: one part.
+  // Splits the covariance form's pass over P and its blocks' products (rows of
+  // P's triangle with equal shares of its entries, their parts of P z added in
+  // one order), and bulk blocks' products, across `pool` (nullptr: this thread
+  // alone), in parts independent of the threads: the same bits with any
+  // number. The covariance form at D < 256: one part.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
   // The parts that work is cut into: threads beyond this many idle.
   int parts() const { return static_cast<int>(row_bounds_.size()) - 1; }
 
-  // Whether the engine still holds a sound model. It stops, for good, when a
-  // sample shows its arithmetic can no longer keep P positive definite and
-  // bounded: the covariance form meets c = 1 + zᵀPz < 1 (a ridge too small
-  // for the stream), the factor form a P too large for its numbers
-  // (forgetting that outruns its refresh). That sample is refused, as every
-  // later one is by the caller that checks this.
+  // Whether the engine still holds a sound model. It stops for good when a sample
+  // shows P can no longer be kept positive definite and bounded: c = 1 + zᵀPz < 1
+  // in the covariance form (a ridge too small for the stream), a P too large for
+  // the factor form's numbers (forgetting that outruns its refresh). That sample
+  // is refused, as every later one is by the caller that checks this.
   enum class Soundness { kSound, kLostDefiniteness, kOutgrewPrecision };
   Soundness soundness() const { return soundness_; }
 
@@ -193,8 +191,8 @@ class BasicRls {
   bool FactorSampleIsSafe(std::span<const Real> z, std::span<const Real> targets,
                           std::span<Real> priors);
   void RefreshFactorCoordinate();
-  // One U-D step (internal/factor_update.h) with features_ as z: c returned,
-  // P z in product_; then the weights, noise, refresh and bounds from P z.
+  // One U-D step (internal/factor_update.h) with features_ as z: c returned, P z in
+  // product_; then the weights, noise, refresh and bounds from P z.
   Real StepFactor(Real prior, Real scale_factor, int last_column);
   void FinishFactorStep(const Real* gain, Real denominator, std::span<const Real> targets,
                         std::span<const Real> priors);
@@ -221,8 +219,7 @@ class BasicRls {
   double FactorTrace() const;
   void RecomputeFactorBounds();
 
-  // Applies the pending rank-one terms to the stored triangle.
-  void SettlePendingUpdates();
+  void SettlePendingUpdates();  // the pending rank-one terms into the stored triangle
   // The pass over P: the pending terms applied and product_ = P features_,
   // on the pool's threads when there is one; then nothing is pending.
   void PassOverCovariance();
@@ -275,19 +272,17 @@ class BasicRls {
   // (information_factor_) if sound; fuse_every_block_: tests sweep small factors.
   AlignedVector<Real> block_factor_;
   bool fuse_every_block_ = false;
-  // Part p of the pass over P (RowParts) takes rows row_bounds_[p] ..
-  // row_bounds_[p + 1] - 1 and, after the first, sums its part of P z into
-  // its own run of stride_ entries of partial_products_. The pool, when
-  // set, runs the parts.
+  // Part p of the pass over P (RowParts) takes rows row_bounds_[p] .. row_bounds_[p + 1] - 1
+  // and, after the first, sums its part of P z into its own run of stride_ entries of
+  // partial_products_. The pool, when set, runs the parts.
   std::vector<int> row_bounds_;
   AlignedVector<Real> partial_products_;
   std::shared_ptr<ThreadPool> pool_;
   // β-weighted sums behind NoiseVarianceEstimate().
   std::vector<Real> noise_sums_;  // one per output
   Real noise_weight_ = 0;
-  // The factor form: trace(P) and a lower bound on the smallest d, kept up
-  // to date and recomputed exactly every kTraceRefresh samples (they bound
-  // a sample's effect before the factors are touched).
+  // The factor form: trace(P) and a lower bound on the smallest d, recomputed exactly every
+  // kTraceRefresh samples (they bound a sample's effect before the factors are touched).
   double factor_trace_ = 0;
   double factor_smallest_scale_ = 0;
   int samples_since_trace_ = 0;
