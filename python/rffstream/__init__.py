@@ -22,7 +22,7 @@ __all__ = ["Classifier", "Regressor", "load"]
 def load(path, block=None):
     """A model from a checkpoint of `rffstream learn --save` or of save():
     a Classifier for a classifier's checkpoint, else a Regressor."""
-    from ._estimator import DEFAULT_BLOCK
+    from ._parameters import DEFAULT_BLOCK
     block = DEFAULT_BLOCK if block is None else block
     engine = _engine.load(str(path), block)
     estimator = Classifier(block=block) if engine.description()["num_classes"] else Regressor(block=block)

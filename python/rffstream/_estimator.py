@@ -1,6 +1,6 @@
-"""What Regressor and Classifier share: the model options of `rffstream
-learn` (same names, same defaults), the engine made at the first sample,
-the warm-up window, checkpoints in the command line's format, pickling."""
+"""What Regressor and Classifier share: the engine made at the first sample
+from the model options of `rffstream learn` (_parameters.py), the warm-up
+window, the fitted attributes; checkpoints and pickles in _persistence.py."""
 
 import warnings
 
@@ -8,43 +8,8 @@ import numpy as np
 
 from . import _arrays, _engine, _text
 from ._compat import BaseEstimator, NotFittedError
-
-# The command line's model options and defaults. An option left at its
-# default is not passed on, so the engine makes the command line's choice
-# (the warm-up window of a classifier, say, grows with its classes).
-MODEL_DEFAULTS = {
-    "features": 256,
-    "kernel": "gaussian",
-    "gamma": "auto",
-    "ridge": "auto",
-    "forget": "auto",
-    "map": "phase",
-    "sampler": "iid",
-    "precision": "float32",
-    "seed": 1,
-    "lengthscale": None,
-    "lengthscales": None,
-    "intercept": True,
-    "standardize": None,  # the command line's: 256 samples, at least 80 a class for a classifier
-    "loss": "squared",
-    "max_model_memory_mb": 0,
-}
-
-# Labelled rows learned together (float64: one rank-k update): the command
-# line's --block for files.
-DEFAULT_BLOCK = 64
-
-
-def _option_text(name, value):
-    """A model option as the engine (the command line) reads it."""
-    if name in ("gamma", "ridge", "forget"):
-        return value if isinstance(value, str) else repr(float(value))
-    if name == "lengthscales":
-        if isinstance(value, str):
-            return value
-        return ",".join(repr(float(v)) for v in value)
-    return value
-
+from ._parameters import MODEL_DEFAULTS, option_text
+from ._persistence import Persistence
 
 # fit(X, y) is not a stream: all of X (up to this many rows, which bounds
 # the leave-one-out tuning's time) chooses the settings, as scikit-learn
@@ -59,7 +24,7 @@ def _clips(value):
     return bool(value)
 
 
-class StreamingEstimator(BaseEstimator):
+class StreamingEstimator(Persistence, BaseEstimator):
     """The engine's lifecycle. Subclasses set the task (targets, classes)."""
 
     def __setattr__(self, name, value):
@@ -91,7 +56,7 @@ class StreamingEstimator(BaseEstimator):
             value = getattr(self, name)
             if value is None or (isinstance(value, type(default)) and value == default):
                 continue
-            options[name] = _option_text(name, value)
+            options[name] = option_text(name, value)
         return options
 
     def _start(self, num_inputs, num_targets, num_classes, names=(), feature_names=None,
@@ -307,78 +272,3 @@ class StreamingEstimator(BaseEstimator):
         """Builds the model now from the samples the warm-up window holds."""
         self._model_engine()
         return self
-
-    # -- checkpoints and pickles -------------------------------------------
-
-    def save(self, path):
-        """Writes the model as a checkpoint of the command line
-        (`rffstream learn --load=path` goes on from it)."""
-        self._model_engine().save(str(path))
-
-    def _adopt(self, engine):
-        """Takes a loaded model, its options becoming this estimator's (so
-        that get_params and clone describe it)."""
-        self._engine = engine
-        description = engine.description()
-        for name in ("features", "kernel", "gamma", "ridge", "forget", "loss", "map", "sampler",
-                     "seed", "intercept"):
-            setattr(self, name, description[name])
-        # 256 is also what the command line records without --standardize.
-        self.standardize = None if description["standardize"] == 256 else description["standardize"]
-        if description["lengthscales"]:
-            self.lengthscales = list(description["lengthscales"])
-            self.gamma = "auto"  # the lengthscales decide
-        self.precision = "float32" if engine.dtype == np.float32 else "float64"
-        self._text_columns = list(description["categorical_columns"])
-        self._text_buckets = description["category_buckets"]
-        self.n_features_in_ = (description["num_inputs"]
-                               - len(self._text_columns) * (self._buckets() - 1))
-        classes = description["num_classes"]
-        self._num_targets = 1 if classes else description["num_outputs"]
-        self._y_columns = self._num_targets > 1
-        if description["input_names"]:
-            self.feature_names_in_ = np.asarray(description["input_names"], dtype=object)
-
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        engine = state.pop("_engine", None)
-        if engine is not None:
-            state["_pickled_engine"] = (engine.serialize() if engine.has_model
-                                        else (engine.description(), engine.held()))
-        return state
-
-    def __setstate__(self, state):
-        pickled = state.pop("_pickled_engine", None)
-        self.__dict__.update(state)
-        if pickled is None:
-            return
-        if isinstance(pickled, bytes):
-            self._engine = _engine.from_bytes(pickled, self.block)
-            self._restore_keys()
-            return
-        description, (X, y) = pickled
-        self._engine = self._engine_holding(description, X, y)
-        self._restore_keys()
-
-    def _engine_holding(self, description, X, y, class_labels=None):
-        """A new engine of this estimator's options for the model that
-        `description` describes (still in its warm-up window), holding the
-        samples X, y again; a classifier's labels may be given anew."""
-        classes = description["num_classes"]
-        if class_labels is None:
-            class_labels = description.get("class_labels", [])
-        else:
-            classes = len(class_labels)
-        text = list(description.get("categorical_columns", []))
-        buckets = description.get("category_buckets", _text.BUCKETS)
-        engine = _engine.create(self._model_options(), self.block,
-                                description["num_inputs"] - len(text) * (buckets - 1),
-                                1 if classes else description["num_outputs"], classes,
-                                description["column_names"], class_labels, text, buckets)
-        if len(X):
-            engine.learn(X, y)
-        return engine
-
-    def _restore_keys(self):
-        if "_input_keys" in self.__dict__:
-            self._engine.set_input_keys(self._input_keys)

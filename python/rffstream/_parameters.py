@@ -1,5 +1,43 @@
-"""The estimators' keyword arguments, as help() shows them: the command
-line's model options (`rffstream learn --help`), with its defaults."""
+"""The estimators' keyword arguments: the command line's model options
+(`rffstream learn --help`), with its defaults, as the engine reads them and
+as help() shows them."""
+
+# The command line's model options and defaults. An option left at its
+# default is not passed on, so the engine makes the command line's choice
+# (the warm-up window of a classifier, say, grows with its classes).
+MODEL_DEFAULTS = {
+    "features": 256,
+    "kernel": "gaussian",
+    "gamma": "auto",
+    "ridge": "auto",
+    "forget": "auto",
+    "map": "phase",
+    "sampler": "iid",
+    "precision": "float32",
+    "seed": 1,
+    "lengthscale": None,
+    "lengthscales": None,
+    "intercept": True,
+    "standardize": None,  # the command line's: 256 samples, at least 80 a class for a classifier
+    "loss": "squared",
+    "max_model_memory_mb": 0,
+}
+
+# Labelled rows learned together (float64: one rank-k update): the command
+# line's --block for files.
+DEFAULT_BLOCK = 64
+
+
+def option_text(name, value):
+    """A model option as the engine (the command line) reads it."""
+    if name in ("gamma", "ridge", "forget"):
+        return value if isinstance(value, str) else repr(float(value))
+    if name == "lengthscales":
+        if isinstance(value, str):
+            return value
+        return ",".join(repr(float(v)) for v in value)
+    return value
+
 
 PARAMETERS = """
     Parameters

@@ -7,8 +7,8 @@ import numpy as np
 
 from . import _arrays, _engine
 from ._compat import DataConversionWarning
-from ._estimator import DEFAULT_BLOCK, StreamingEstimator
-from ._parameters import PARAMETERS
+from ._estimator import StreamingEstimator
+from ._parameters import DEFAULT_BLOCK, PARAMETERS
 
 
 def _probabilities(outputs):

@@ -4,8 +4,8 @@ learned online by exact recursive least squares."""
 import numpy as np
 
 from . import _arrays
-from ._estimator import DEFAULT_BLOCK, StreamingEstimator
-from ._parameters import PARAMETERS
+from ._estimator import StreamingEstimator
+from ._parameters import DEFAULT_BLOCK, PARAMETERS
 
 
 def _target_names(targets):

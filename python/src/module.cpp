@@ -70,7 +70,7 @@ ModelOptions ModelOptionsFrom(const py::dict& parameters) {
     const auto& text_options = TextModelOptions();
     if (std::find(text_options.begin(), text_options.end(), name) != text_options.end()) {
       std::string text;
-      as(text, "a string");  // _estimator.py spells numbers and lists as the command line does
+      as(text, "a string");  // _parameters.py spells numbers and lists as the command line does
       Check(SetModelOption(options, name, text));
     }
     else if (name == "features") as(options.features, "an integer");

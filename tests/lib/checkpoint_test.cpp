@@ -240,79 +240,6 @@ TEST_CASE("A save killed at any moment leaves a loadable checkpoint", "[checkpoi
   CHECK(left == std::vector<std::string>{"model.rff", "model.rff.tmp.young1"});
 }
 
-TEST_CASE("The task and the classification metrics round-trip", "[checkpoint][task]") {
-  TempDir dir;
-  LearnerConfig config = SmallConfig(FeatureMapKind::kPair, 1.0);
-  config.num_outputs = 4;
-  absl::StatusOr<LearnerF32> learner = LearnerF32::Create(config);
-  REQUIRE(learner.ok());
-  CheckpointRecord record;
-  record.task.header = true;
-  record.task.column_names = {"a", "skip", "class", "b", "c"};
-  record.task.num_fields = 5;
-  record.task.target_columns = {2};
-  record.task.ignored_columns = {1};
-  record.task.delimiter = ';';
-  record.task.num_classes = 4;
-  record.task.standardize_lines = 100;
-  record.task.gamma_from_warm_up = true;
-  record.classification = ClassificationMetrics(4);
-  record.classification.Add(1, 1);
-  record.classification.Add(2, 3);
-  REQUIRE(SaveCheckpoint(dir.File("classes.rff"), *learner, record).ok());
-  absl::StatusOr<CheckpointF32> loaded = LoadCheckpoint<float>(dir.File("classes.rff"));
-  REQUIRE(loaded.ok());
-  const Task& task = loaded->record.task;
-  CHECK(task.header);
-  CHECK(task.column_names == record.task.column_names);
-  CHECK(task.num_fields == 5);
-  CHECK(task.target_columns == std::vector<int>{2});
-  CHECK(task.ignored_columns == std::vector<int>{1});
-  CHECK(task.delimiter == ';');
-  CHECK(task.num_classes == 4);
-  CHECK(task.standardize_lines == 100);
-  CHECK(task.gamma_from_warm_up);
-  CHECK(loaded->record.classification.count() == 2);
-  CHECK(loaded->record.classification.correct() == 1);
-  CHECK(loaded->record.classification.confusion(3, 2) == 1);
-}
-
-TEST_CASE("Every target's metrics round-trip", "[checkpoint][task]") {
-  TempDir dir;
-  LearnerConfig config = SmallConfig(FeatureMapKind::kPhase, 1.0);
-  config.num_outputs = 3;
-  absl::StatusOr<Learner> learner = Learner::Create(config);
-  REQUIRE(learner.ok());
-  CheckpointRecord record{DefaultTask(config), RegressionMetrics()};
-  record.metrics.Add(1.0, 2.0);
-  record.further_targets.resize(2);
-  record.further_targets[0].Add(3.0, 7.0);
-  record.further_targets[1].Add(0.5, 0.0);
-  record.further_targets[1].Add(0.5, 1.0);
-  REQUIRE(SaveCheckpoint(dir.File("targets.rff"), *learner, record).ok());
-  absl::StatusOr<Checkpoint> loaded = LoadCheckpoint<double>(dir.File("targets.rff"));
-  REQUIRE(loaded.ok());
-  REQUIRE(loaded->record.further_targets.size() == 2);
-  CHECK(loaded->record.metrics.sum_squared_error() == 1.0);
-  CHECK(loaded->record.further_targets[0].sum_squared_error() == 16.0);
-  CHECK(loaded->record.further_targets[1].count() == 2);
-  // Metrics for a number of targets the task does not have are refused.
-  record.further_targets.pop_back();
-  CHECK(SaveCheckpoint(dir.File("bad.rff"), *learner, record).message() ==
-        dir.File("bad.rff") + ": metrics of 2 targets for a task of 3 outputs");
-}
-
-TEST_CASE("A task that does not fit the model is not saved", "[checkpoint][task][errors]") {
-  TempDir dir;
-  absl::StatusOr<Learner> learner = Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0));
-  REQUIRE(learner.ok());
-  CheckpointRecord record{DefaultTask(learner->config()), RegressionMetrics()};
-  record.task.num_classes = 5;  // five outputs, the model has one
-  CHECK(SaveCheckpoint(dir.File("m.rff"), *learner, record).message() ==
-        dir.File("m.rff") + ": the task has 3 inputs and 5 outputs, the model 3 and 1");
-  CHECK_FALSE(std::filesystem::exists(dir.File("m.rff")));
-}
-
 TEST_CASE("A model holding a NaN is not saved, and a file holding one is not loaded",
           "[checkpoint][nonfinite][errors]") {
   const std::vector<char> good = SmallCheckpointBytes();
@@ -362,4 +289,3 @@ TEST_CASE("Saving over something that is not a regular file is refused", "[check
 
 }  // namespace
 }  // namespace rffstream
-
