@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/command_table.h"
+#include "cli/flag_readers.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/simd.h"
 #include "rffstream/version.h"
@@ -53,33 +54,6 @@ std::map<std::string, const absl::CommandLineFlag*> AppFlags() {
     if (flag->Filename().find("apps/") != std::string::npos) flags.emplace(std::string(name), flag);
   }
   return flags;
-}
-
-// A topic per source file of flags: its heading and the commands it serves.
-struct Topic {
-  std::string_view file_stem;
-  std::string_view heading;
-  std::vector<std::string_view> commands;  // empty: every command
-};
-
-const std::vector<Topic>& Topics() {
-  static const std::vector<Topic> topics = {
-      {"model_flags", "model (learn, serve; checked against --load)", {"learn", "predict", "serve"}},
-      {"input_flags", "input lines (learn, predict, serve)", {"learn", "predict", "serve"}},
-      {"stream_flags", "learn and predict", {"learn", "predict", "serve"}},
-      {"serve_flags", "serve", {"serve"}},
-      {"tool_flags", "export, generate, merge", {"export", "generate", "merge"}},
-  };
-  return topics;
-}
-
-// The topic of a flag, by the file that defines it; null: every command's.
-const Topic* TopicOf(const absl::CommandLineFlag& flag) {
-  const std::string file = flag.Filename();
-  for (const Topic& topic : Topics()) {
-    if (file.find(topic.file_stem) != std::string::npos) return &topic;
-  }
-  return nullptr;
 }
 
 // `text` in lines of at most `width` columns, each after `indent`.
@@ -228,11 +202,9 @@ void PrintHelp(std::FILE* out, const char* usage, std::string_view command) {
   std::fprintf(out, "flags (--name=value; --name value; booleans also --name and --noname):\n");
   std::map<std::string, std::vector<const absl::CommandLineFlag*>> by_topic;
   for (const auto& [name, flag] : AppFlags()) {
-    const Topic* topic = TopicOf(*flag);
-    const bool shown = command.empty() || topic == nullptr ||
-                       std::find(topic->commands.begin(), topic->commands.end(), command) !=
-                           topic->commands.end();
-    if (shown) by_topic[std::string(topic ? topic->heading : "every command")].push_back(flag);
+    if (command.empty() || CommandReadsFlag(command, *flag)) {
+      by_topic[std::string(FlagTopic(*flag))].push_back(flag);
+    }
   }
   constexpr std::size_t kColumns = 100;
   for (const auto& [topic, flags] : by_topic) {

@@ -1,5 +1,6 @@
 #include "cli/command_shorthands.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
@@ -110,6 +111,18 @@ absl::StatusOr<std::vector<std::string>> ExpandShorthands(std::vector<std::strin
     }
     positional_input = true;
     expanded.push_back(absl::StrCat("--input=", argument));
+  }
+  if (positional_input) {
+    // `learn in.csv --input=other.csv` (or -d): two inputs, one would be ignored.
+    const auto names_input = [](std::string_view argument) {
+      if (argument.rfind("--", 0) == 0) argument.remove_prefix(1);
+      return argument == "-input" || argument.rfind("-input=", 0) == 0;
+    };
+    if (std::count_if(expanded.begin(), expanded.end(), names_input) > 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "rffstream ", expanded[*command], " reads one input: a file argument and --input (or -d) "
+          "name two (give one)"));
+    }
   }
   if (test_only) {
     if (absl::Status predicts = PredictInstead(expanded, command); !predicts.ok()) return predicts;

@@ -17,6 +17,7 @@
 #include "cli/command_line.h"
 #include "cli/command_shorthands.h"
 #include "cli/command_table.h"
+#include "cli/flag_readers.h"
 #include "cli/flags.h"
 #include "core/command_status.h"
 #include "core/exit_codes.h"
@@ -130,8 +131,17 @@ int main(int argc, char** argv) {
                  rffstream::app::UnknownCommandMessage(positional[1]).c_str(), Usage().c_str());
     return rffstream::app::kExitUsageError;
   }
-  if (command == nullptr || (positional.size() != 2 && !command->takes_files)) {
+  if (command == nullptr) {
     std::fprintf(stderr, "%s", Usage().c_str());
+    return rffstream::app::kExitUsageError;
+  }
+  if (positional.size() > 2 && !command->takes_files) {
+    std::fprintf(stderr, "rffstream: %s takes no argument '%s': files are given by flags (%s --help)\n",
+                 positional[1], positional[2], positional[1]);
+    return rffstream::app::kExitUsageError;
+  }
+  if (std::optional<std::string> unread = rffstream::app::FlagNotReadBy(command->name)) {
+    std::fprintf(stderr, "rffstream: %s\n", unread->c_str());
     return rffstream::app::kExitUsageError;
   }
   // A closed output pipe shows up as a write error (EPIPE), which the

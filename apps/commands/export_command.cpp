@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/command_status.h"
+#include "core/distinct_files.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/json_export.h"
 #include "core/write_failure.h"
@@ -36,6 +37,12 @@ absl::Status RunExportCommand(const ExportOptions& options) {
   const std::string& path = options.load;
   if (path.empty() || (!options.format.empty() && options.format != "json")) {
     return absl::InvalidArgumentError("needs --load=FILE and --format=json");
+  }
+  // `export --load=m.rff >> m.rff` would append the JSON to the checkpoint.
+  const NamedPath checkpoint[] = {{"--load", path}};
+  const NamedPath standard_output[] = {{"standard output", "-"}};
+  if (absl::Status spared = CheckOutputsSpareInputs(checkpoint, standard_output); !spared.ok()) {
+    return AsUsageError(spared);
   }
   absl::StatusOr<int> real_bytes = ReadCheckpointPrecision(path);
   if (!real_bytes.ok()) return AsIoFailure(real_bytes.status());

@@ -50,6 +50,9 @@ class LearnOutput : public OutcomeSink {
   // The model stage whose metrics the progress table shows.
   void Watch(const ModelStage<Real>& model) { model_ = &model; }
 
+  // The model came from a checkpoint (learn or predict --load).
+  void ModelLoaded() { rejection_causes_.set_model_loaded(); }
+
   // A resumed run's table goes on from the loaded metrics.
   void ContinueProgress() {
     if (model_->task().is_classifier()) {
@@ -101,6 +104,9 @@ class LearnOutput : public OutcomeSink {
   RunTotals Totals(std::int64_t lines_read) const {
     return {lines_read, model_->predicted_only(), rejected_};
   }
+
+  // Lines answered with a prediction in this run.
+  std::int64_t answered() const { return answered_; }
 
   // Before a message on standard error.
   void ClearProgressLine() { progress_line_.Clear(); }

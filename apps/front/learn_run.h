@@ -21,32 +21,18 @@
 #include "absl/time/time.h"
 #include "front/checkpoint_schedule.h"
 #include "core/command_status.h"
+#include "core/exit_codes.h"
 #include "core/input_head.h"
 #include "front/learn_output.h"
 #include "core/line_reader.h"
 #include "core/options.h"
 #include "front/parse_ahead.h"
 #include "front/prediction_writer.h"
+#include "front/run_coordinator.h"
 #include "core/stop_signals.h"
 #include "rffstream/stream/stream_pipeline.h"
 
 namespace rffstream::app {
-
-// Processes that learn one stream together (commands/distributed_learn.h).
-template <class Real>
-class RunCoordinator {
- public:
-  virtual ~RunCoordinator() = default;
-  // Before the first line (after a model given to start from is in place).
-  [[nodiscard]] virtual absl::Status Begin(StreamPipeline<Real>& pipeline) = 0;
-  // After each line: may share or merge the model with the others.
-  [[nodiscard]] virtual absl::Status AfterLine(StreamPipeline<Real>& pipeline) = 0;
-  // At the end of this process's input, before the summary and the save:
-  // the last merge. May replace `totals` by every process's; returns whether
-  // this process reports and saves.
-  [[nodiscard]] virtual absl::StatusOr<bool> Finish(StreamPipeline<Real>& pipeline,
-                                                    RunTotals& totals) = 0;
-};
 
 // Whether a run learns from its labelled lines, or only predicts (and scores).
 enum class RunMode { kLearn, kPredict };
@@ -82,6 +68,7 @@ class LearnRun {
         !status.ok()) {
       return Stop(status);
     }
+    output_.ModelLoaded();
     if (mode_ == RunMode::kLearn) output_.ContinueProgress();
     schedule_.MarkSaved(pipeline_.model().samples_learned());
     return absl::OkStatus();
@@ -94,7 +81,14 @@ class LearnRun {
       if (absl::Status begun = coordinator_->Begin(pipeline_); !begun.ok()) return Stop(begun);
     }
     samples_at_start_ = pipeline_.model().samples_learned();
-    if (absl::Status read = ReadAll(reader); !read.ok()) return read;
+    if (absl::Status read = ReadAll(reader); !read.ok()) {
+      // --strict stopped at a bad line: the lines before it were learned,
+      // and are summed up and saved (one process; ranks stop together).
+      if (read.code() != absl::StatusCode::kCancelled || coordinator_ != nullptr) return read;
+      output_.ClearProgressLine();
+      absl::Status concluded = Conclude();
+      return ExitCodeOf(concluded) == kExitIoError ? concluded : read;
+    }
     output_.ClearProgressLine();
     const int signal = stop != nullptr ? stop->received() : 0;
     // A reader stopped because the output's reader went away, because the
@@ -213,6 +207,7 @@ class LearnRun {
     if (!quiet_) output_.PrintSummary(totals, mode_ == RunMode::kLearn ? "learned" : "scored");
     const bool learned_nothing =
         mode_ == RunMode::kLearn && pipeline_.model().samples_learned() == samples_at_start_;
+    const bool answered_nothing = mode_ == RunMode::kPredict && output_.answered() == 0;
     if (schedule_.enabled()) {
       if (pipeline_.learner() == nullptr) {
         std::fprintf(stderr, "rffstream: %s was not saved: %s held no line to build a model from\n",
@@ -222,10 +217,12 @@ class LearnRun {
         KeepFirstFailure(failure, AsIoFailure(absl::UnavailableError("")));
       }
     }
-    // A run that learned nothing says so and does not pass for a success.
-    if (learned_nothing && failure.ok()) {
-      return AsBadInput(absl::FailedPreconditionError(
-          absl::StrCat(input_name_, ": no line was learned (", lines_read_, " read)")));
+    // A run that learned (or, predicting, answered) nothing says so and
+    // does not pass for a success.
+    if ((learned_nothing || answered_nothing) && failure.ok()) {
+      return AsBadInput(absl::FailedPreconditionError(absl::StrCat(
+          input_name_, ": no line was ", learned_nothing ? "learned" : "answered", " (", lines_read_,
+          " read)")));
     }
     return failure;
   }

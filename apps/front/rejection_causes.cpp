@@ -27,10 +27,11 @@ std::string CauseOf(std::string_view reason) {
 
 // The command line's fix for a text value in a number column ("column 3
 // 'city': 'paris' is not a number (a text column? ..."): the flags that
-// name the column; empty for other causes. The header name when the flags
-// would read it back as that column (not cut short in the message, not a
-// number, a list or a word the flags reserve), else the 0-based index.
-std::string FixFor(std::string_view reason) {
+// name the column (for a loaded model, whose columns are decided: a new
+// model's); empty for other causes. The header name when the flags would
+// read it back as that column (not cut short in the message, not a number,
+// a list or a word the flags reserve), else the 0-based index.
+std::string FixFor(std::string_view reason, bool model_loaded) {
   constexpr std::string_view kPrefix = "column ", kTextHint = "(a text column?";
   if (reason.substr(0, kPrefix.size()) != kPrefix || reason.find(kTextHint) == reason.npos) return {};
   std::string_view label = reason.substr(kPrefix.size());
@@ -45,6 +46,10 @@ std::string FixFor(std::string_view reason) {
                       name.find_first_of(",'\\") == name.npos && name != "first" &&
                       name != "last" && name != "auto" && name != "none";
   const std::string column(usable ? name : index);
+  if (model_loaded) {
+    return "the model reads column " + std::string(label) + " as numbers: correct the value, or learn a "
+           "new model with --categorical=" + column;
+  }
   return "--categorical=" + column + " (or --ignore=" + column + " to leave it out)";
 }
 
@@ -78,7 +83,7 @@ void RejectionCauses::Print(std::FILE* log, std::size_t shown) const {
     }
     std::fprintf(log, "  %" PRId64 " x line %" PRId64 ": %s\n", ordered[i]->count,
                  ordered[i]->first_line, EscapeForLog(ordered[i]->first_reason).c_str());
-    if (const std::string fix = FixFor(ordered[i]->first_reason); !fix.empty()) {
+    if (const std::string fix = FixFor(ordered[i]->first_reason, model_loaded_); !fix.empty()) {
       std::fprintf(log, "      the fix: %s\n", EscapeForLog(fix).c_str());
     }
   }

@@ -23,6 +23,10 @@ class RejectionCauses {
 
   void Add(std::int64_t line_number, std::string_view reason);
 
+  // The model came from a checkpoint: its columns are decided, so a text
+  // value is no cue to declare the column categorical.
+  void set_model_loaded() { model_loaded_ = true; }
+
   // "rejected lines by cause:" and a line per cause, the most frequent
   // first (up to `shown`); nothing when no line was rejected.
   void Print(std::FILE* log, std::size_t shown = 5) const;
@@ -35,6 +39,7 @@ class RejectionCauses {
   };
   std::map<std::string, Cause> causes_;
   std::int64_t others_ = 0;
+  bool model_loaded_ = false;
 };
 
 }  // namespace rffstream::app

@@ -217,17 +217,29 @@ absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::spa
   int fields = 0;
   int missing_targets = 0;
   absl::Status error;
+  // Every field is counted, so that a line of the wrong width says so
+  // before what its first bad field would (unless a quote left open took
+  // the rest of the line).
+  bool unclosed_quote = false;
   ForEachField(line, delimiter_, [&](int index, std::string_view field) {
     fields = index + 1;
-    if (index >= num_fields_) return true;  // counted, reported below
+    if (index >= num_fields_ || !error.ok()) return true;
+    // An opening quote with no closing one runs to the end of the line.
+    if (const std::string_view trimmed = TrimSpaces(field);
+        !trimmed.empty() && trimmed.front() == '"' && (trimmed.size() < 2 || trimmed.back() != '"')) {
+      error = absl::InvalidArgumentError(absl::StrCat(
+          ColumnName(index), ": ", Quote(field), " opens a quote (\") that is not closed"));
+      unclosed_quote = true;
+      return true;
+    }
     error = ReadField(index, TrimSpaces(Unquote(field)), inputs, targets, missing_targets);
-    return error.ok();
+    return true;
   });
-  if (!error.ok()) return error;
-  if (fields != num_fields_) {
+  if (fields != num_fields_ && !unclosed_quote) {
     return absl::InvalidArgumentError(
         absl::StrCat("expected ", num_fields_, " fields, got ", fields));
   }
+  if (!error.ok()) return error;
   if (missing_targets > 0 && missing_targets < num_targets_) {
     return absl::InvalidArgumentError(absl::StrCat(
         missing_targets, " of ", num_targets_, " target fields are missing (all or none)"));

@@ -1,5 +1,6 @@
 #include "rffstream/merge.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -45,8 +46,10 @@ std::optional<std::string> Differs(const char* field, const Value& a, const Valu
   }
 }
 
-// The first setting in which two models differ, or nullopt.
-std::optional<std::string> ConfigDifference(const LearnerConfig& a, const LearnerConfig& b) {
+// The first setting in which two models differ, or nullopt; the ridge only
+// when `ridge_counts`.
+std::optional<std::string> ConfigDifference(const LearnerConfig& a, const LearnerConfig& b,
+                                            bool ridge_counts) {
   const FeatureMapConfig& x = a.features;
   const FeatureMapConfig& y = b.features;
   for (std::optional<std::string> difference : {
@@ -61,7 +64,7 @@ std::optional<std::string> ConfigDifference(const LearnerConfig& a, const Learne
            Differs("lengthscales", x.lengthscales, y.lengthscales),
            Differs("standardization offsets", x.input_offset, y.input_offset),
            Differs("standardization scales", x.input_scale, y.input_scale),
-           Differs("ridge", a.ridge, b.ridge),
+           ridge_counts ? Differs("ridge", a.ridge, b.ridge) : std::nullopt,
            Differs("forgetting", a.forgetting, b.forgetting),
            Differs("intercept", a.intercept, b.intercept),
            Differs("outputs", a.num_outputs, b.num_outputs),
@@ -75,11 +78,15 @@ std::optional<std::string> ConfigDifference(const LearnerConfig& a, const Learne
   return std::nullopt;
 }
 
+// Shards of a base may have chosen their ridge again (--ridge=auto): their
+// sums of the data hold no ridge, and the merge takes the base's.
 template <class Real>
-absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheckpoint<Real>& reference) {
+absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheckpoint<Real>& reference,
+                            bool from_base) {
   const BasicLearner<Real>& learner = shard.checkpoint->learner;
   const BasicLearner<Real>& other = reference.checkpoint->learner;
-  if (std::optional<std::string> difference = ConfigDifference(learner.config(), other.config())) {
+  if (std::optional<std::string> difference =
+          ConfigDifference(learner.config(), other.config(), !from_base)) {
     return absl::InvalidArgumentError(absl::StrCat(shard.name, " and ", reference.name,
                                                    " are different models: ", *difference));
   }
@@ -109,8 +116,9 @@ absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheck
   return absl::OkStatus();
 }
 
-// A shard that restarted on drift, or chose its ridge again, after the base
-// no longer holds the base's state under its own.
+// A shard that restarted on drift, or chose its kernel's width again (new
+// random features), after the base no longer holds the base's state under
+// its own.
 template <class Real>
 absl::Status CheckStartedFromBase(const NamedCheckpoint<Real>& shard,
                                   const NamedCheckpoint<Real>* base) {
@@ -123,12 +131,12 @@ absl::Status CheckStartedFromBase(const NamedCheckpoint<Real>& shard,
         " (--forget=auto), so it no longer holds the base: merge it without --base, or learn "
         "the shards with --forget=1"));
   }
-  if (part.ridge_follow.changes.size() > start.ridge_follow.changes.size()) {
+  if (part.bandwidth_follow.changes.size() > start.bandwidth_follow.changes.size()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        shard.name, " chose its ridge again after the base ", base->name, " (--ridge=auto, at line ",
-        part.ridge_follow.changes.back().line,
-        "), and the shards of a merge share one: learn them with --ridge=",
-        absl::StrFormat("%.17g", base->checkpoint->learner.config().ridge),
+        shard.name, " chose its kernel's width again after the base ", base->name,
+        " (--gamma=auto, at line ", part.bandwidth_follow.changes.back().line,
+        "), so its random features are not the base's: learn the shards with --gamma=",
+        absl::StrFormat("%.17g", base->checkpoint->learner.config().features.gamma),
         " (the base's, which then stays)"));
   }
   return absl::OkStatus();
@@ -191,15 +199,35 @@ absl::Status MergeRecords(std::span<const NamedCheckpoint<Real>> shards,
 }
 
 // The engines, one by one, in information form: the start's, plus what each
-// shard added to it.
+// shard added to it. A = λI + Σ z zᵀ: a shard that chose another ridge λ_s
+// added its data and λ_s - λ, which is taken back.
+//
+// The noise sums add up while every file learned with one ridge; a shard
+// that chose another holds its own, so the merged model's are Σ y² - bᵀw
+// (their value for β = 1) when every file kept its Σ y² for the ridge
+// follower, and otherwise are the sums added, never below 0.
 template <class Real>
 absl::Status MergeEngines(std::span<const NamedCheckpoint<Real>> shards,
-                          BasicLearner<Real>& merged) {
+                          const CheckpointRecord& start_record, BasicLearner<Real>& merged) {
   std::vector<BasicRls<Real>>& engines = internal::LearnerMerge::Engines(merged);
+  const double ridge = merged.config().ridge;
+  std::vector<double> start_squares = start_record.ridge_follow.target_squares;
+  if (start_squares.empty() && merged.samples_learned() == 0) {
+    start_squares.assign(static_cast<std::size_t>(merged.config().num_outputs), 0.0);
+  }
+  std::vector<double> target_squares = start_squares;
+  for (const NamedCheckpoint<Real>& shard : shards) {
+    const std::vector<double>& squares = shard.checkpoint->record.ridge_follow.target_squares;
+    if (engines.size() != 1 || squares.size() != start_squares.size()) target_squares.clear();
+    if (target_squares.empty()) break;
+    Accumulate(target_squares, squares, 1.0);
+    Accumulate(target_squares, start_squares, -1.0);
+  }
   for (std::size_t e = 0; e < engines.size(); ++e) {
     absl::StatusOr<typename BasicRls<Real>::InformationForm> total = engines[e].ToInformationForm();
     if (!total.ok()) return absl::FailedPreconditionError(absl::StrCat("merge: the start state: ", total.status().message()));
     const typename BasicRls<Real>::InformationForm start_form = *total;
+    const auto n = static_cast<std::size_t>(engines[e].dimension());
     for (const NamedCheckpoint<Real>& shard : shards) {
       absl::StatusOr<typename BasicRls<Real>::InformationForm> form =
           internal::LearnerMerge::Engines(shard.checkpoint->learner)[e].ToInformationForm();
@@ -208,12 +236,16 @@ absl::Status MergeEngines(std::span<const NamedCheckpoint<Real>> shards,
       }
       Accumulate(total->information, form->information, 1.0);
       Accumulate(total->information, start_form.information, -1.0);
+      const double other_ridge = shard.checkpoint->learner.config().ridge - ridge;
+      for (std::size_t i = 0; i < n && other_ridge != 0; ++i) total->information[i * n + i] -= other_ridge;
       Accumulate(total->target_sums, form->target_sums, 1.0);
       Accumulate(total->target_sums, start_form.target_sums, -1.0);
       Accumulate(total->noise_sums, form->noise_sums, 1.0);
       Accumulate(total->noise_sums, start_form.noise_sums, -1.0);
       total->noise_weight += form->noise_weight - start_form.noise_weight;
     }
+    for (double& sum : total->noise_sums) sum = std::max(sum, 0.0);
+    total->target_squares = target_squares;
     if (absl::Status set = engines[e].SetInformationForm(*total); !set.ok()) {
       return absl::FailedPreconditionError(absl::StrCat("merge: ", set.message()));
     }
@@ -230,7 +262,10 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   const NamedCheckpoint<Real>& reference = base != nullptr ? *base : shards.front();
   for (const NamedCheckpoint<Real>& shard : shards) {
     if (absl::Status started = CheckStartedFromBase(shard, base); !started.ok()) return started;
-    if (absl::Status mergeable = CheckMergeable(shard, reference); !mergeable.ok()) return mergeable;
+    if (absl::Status mergeable = CheckMergeable(shard, reference, base != nullptr);
+        !mergeable.ok()) {
+      return mergeable;
+    }
   }
   // The start state: the base, or an untrained model of the same features.
   absl::StatusOr<BasicLearner<Real>> untrained = BasicLearner<Real>::Create(reference.checkpoint->learner.config());
@@ -247,7 +282,9 @@ absl::StatusOr<BasicCheckpoint<Real>> MergeCheckpoints(std::span<const NamedChec
   if (absl::Status records = MergeRecords(shards, base, start, merged.record); !records.ok()) {
     return records;
   }
-  if (absl::Status engines = MergeEngines(shards, merged.learner); !engines.ok()) return engines;
+  if (absl::Status engines = MergeEngines(shards, start.record, merged.learner); !engines.ok()) {
+    return engines;
+  }
   std::int64_t samples = start.learner.samples_learned(), updates = start.learner.updates();
   for (const NamedCheckpoint<Real>& shard : shards) {
     samples += shard.checkpoint->learner.samples_learned() - start.learner.samples_learned();

@@ -62,6 +62,22 @@ TEST_CASE("Too many fields", "[csv][errors]") {
         "expected 3 fields, got 5");
 }
 
+TEST_CASE("A line of the wrong width says so before its bad fields", "[csv][errors]") {
+  std::vector<double> x(2);
+  CHECK(CsvLineParser(3, 2).Parse("a,b", x).status().message() == "expected 3 fields, got 2");
+  CHECK(CsvLineParser(3, 2).Parse("a,b,c,d", x).status().message() == "expected 3 fields, got 4");
+}
+
+TEST_CASE("A quote that is never closed is named, not read as a number", "[csv][errors]") {
+  std::vector<double> x(2);
+  CHECK(CsvLineParser(3, 2).Parse("\"1,2,3", x).status().message() ==
+        "column 0: '\"1,2,3' opens a quote (\") that is not closed");
+  CHECK(CsvLineParser(3, 2).Parse("1,\"2\"x,3", x).status().message() ==
+        "column 1: '\"2\"x' opens a quote (\") that is not closed");
+  REQUIRE(CsvLineParser(3, 2).Parse("\"1\",\"2,0\",3", x).status().message() ==
+          "column 1: '2,0' is not a number (a text column? declare it categorical)");
+}
+
 TEST_CASE("A field that is not a number names its 0-based column", "[csv][errors]") {
   std::vector<double> x(2);
   CHECK(CsvLineParser(3, 2).Parse("1,abc,3", x).status().message() ==

@@ -98,10 +98,18 @@ TEST_CASE("learn rejects an over-long line and goes on", "[app][errors]") {
         std::string::npos);
 }
 
-TEST_CASE("learn --strict stops at the first bad line with exit code 3", "[app][errors]") {
-  const RunResult result = RunApp("learn --strict --features=16", "1,2,3\n4,oops,6\n7,8,9\n");
+TEST_CASE("learn --strict stops at the first bad line with exit code 3, and keeps the lines before",
+          "[app][errors]") {
+  TempDir dir;
+  const std::string model = dir.File("m.rff");
+  const RunResult result =
+      RunApp("learn --strict --features=16 --save=" + model, "1,2,3\n4,oops,6\n7,8,9\n");
   CHECK(result.exit_code == 3);
   CHECK(result.err.find("stdin: line 2: column 1: 'oops' is not a number (a text column? declare it categorical)") != std::string::npos);
+  // The line before it was learned, summed up and saved.
+  CHECK(result.err.find("finished: 2 lines read, 1 learned") != std::string::npos);
+  const RunResult exported = RunApp("export --load=" + model, "");
+  CHECK(exported.out.find("\"samples_learned\": 1") != std::string::npos);
 }
 
 TEST_CASE("learn predicts but does not learn lines without a target", "[app]") {

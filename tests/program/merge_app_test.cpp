@@ -74,34 +74,56 @@ TEST_CASE("merge: shards learned from one base equal one run over all their line
   CHECK(grown.err.find("re-chosen") == std::string::npos);
 }
 
-TEST_CASE("merge: a shard that chose its ridge again is refused, a given ridge stays",
+TEST_CASE("merge: a shard that chose its ridge again merges with the base's ridge",
           "[app][merge][ridge_follower]") {
   TempDir dir;
   const std::vector<std::string> lines = Lines(SmoothCsv(1700));
   std::string warm_up, after;
   for (std::size_t t = 0; t < lines.size(); ++t) (t < 400 ? warm_up : after) += lines[t] + "\n";
-  const std::string base = dir.File("base.rff"), shard = dir.File("shard.rff");
-  REQUIRE(RunApp("learn --quiet --features=64 --save=" + base, warm_up).exit_code == 0);
-  const RunResult followed = RunApp("learn --features=64 --load=" + base + " --save=" + shard, after);
-  REQUIRE(followed.exit_code == 0);
-  REQUIRE(followed.err.find("re-chosen by generalized cross-validation: line 624 (1024 samples)") !=
+  // The width given, so that only the ridge follows the stream: shards
+  // whose random features changed cannot merge.
+  const std::string flags = " --features=64 --precision=float64 --gamma=0.5";
+  const std::string base = dir.File("base.rff"), followed = dir.File("followed.rff"),
+                    kept = dir.File("kept.rff");
+  REQUIRE(RunApp("learn --quiet" + flags + " --save=" + base, warm_up).exit_code == 0);
+  const RunResult chose = RunApp("learn" + flags + " --load=" + base + " --save=" + followed, after);
+  REQUIRE(chose.exit_code == 0);
+  REQUIRE(chose.err.find("ridge (--ridge=auto) re-chosen by generalized cross-validation: line 624") !=
           std::string::npos);
-  const RunResult refused =
-      RunApp("merge --base=" + base + " --save=" + dir.File("m.rff") + " " + shard, "");
-  CHECK(refused.exit_code != 0);
-  CHECK(refused.err.find(shard + " chose its ridge again after the base " + base +
-                         " (--ridge=auto, at line 624)") != std::string::npos);
-  // The base's ridge given with --load: the shard keeps it, and merges.
+  // The same lines with the base's ridge given: the shard keeps it.
   const RunResult exported = RunApp("export --format=json --load=" + base, "");
   const std::size_t at = exported.out.find("\"ridge\": ");
   REQUIRE(at != std::string::npos);
   const std::string ridge = exported.out.substr(at + 9, exported.out.find_first_of(",\n", at) - at - 9);
-  const RunResult kept = RunApp("learn --features=64 --ridge=" + ridge + " --load=" + base +
-                                    " --save=" + shard, after);
-  REQUIRE(kept.exit_code == 0);
-  CHECK(kept.err.find("re-chosen") == std::string::npos);
-  CHECK(RunApp("merge --base=" + base + " --save=" + dir.File("m.rff") + " " + shard, "")
-            .exit_code == 0);
+  const RunResult given = RunApp("learn" + flags + " --ridge=" + ridge + " --load=" + base +
+                                     " --save=" + kept, after);
+  REQUIRE(given.exit_code == 0);
+  CHECK(given.err.find("re-chosen") == std::string::npos);
+  // Both merge into the model of the base's ridge on all the lines.
+  const std::string from_followed = dir.File("m1.rff"), from_kept = dir.File("m2.rff");
+  REQUIRE(RunApp("merge --base=" + base + " --save=" + from_followed + " " + followed, "").exit_code == 0);
+  REQUIRE(RunApp("merge --base=" + base + " --save=" + from_kept + " " + kept, "").exit_code == 0);
+  const std::string probe = SmoothCsv(30);
+  const std::vector<double> a = Predictions(from_followed, probe), b = Predictions(from_kept, probe);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).margin(1e-9));
+  CHECK(RunApp("export --format=json --load=" + from_followed, "").out.find("\"ridge\": " + ridge) !=
+        std::string::npos);
+  // With the width chosen too, a shard may choose it again: new random
+  // features, which no merge can add up. The refusal names the flag.
+  const std::string width_base = dir.File("width_base.rff"), width_shard = dir.File("width.rff");
+  REQUIRE(RunApp("learn --quiet --features=64 --precision=float64 --save=" + width_base, warm_up)
+              .exit_code == 0);
+  const RunResult width = RunApp("learn --features=64 --precision=float64 --load=" + width_base +
+                                     " --save=" + width_shard, after);
+  REQUIRE(width.exit_code == 0);
+  REQUIRE(width.err.find("gamma (--gamma=auto) re-chosen") != std::string::npos);
+  const RunResult refused =
+      RunApp("merge --base=" + width_base + " --save=" + dir.File("m3.rff") + " " + width_shard, "");
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find(width_shard + " chose its kernel's width again after the base " +
+                         width_base + " (--gamma=auto, at line 624)") != std::string::npos);
+  CHECK(refused.err.find("learn the shards with --gamma=") != std::string::npos);
 }
 
 TEST_CASE("merge refuses what it cannot merge exactly, by name", "[app][merge][errors]") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +32,12 @@ TEST_CASE("predict scores labelled lines and predicts input-only lines without l
   // Nothing was learned: the same lines predict the same values again.
   CHECK(RunApp("predict --quiet --load=" + model, SmoothCsv(50)).out == labelled.out);
   CHECK(RunApp("predict", "1,2\n").exit_code == 2);  // needs --load
+  // A run that answered nothing is no success.
+  for (const std::string& nothing : {std::string(), std::string("x,y\n1,2,3,4\n")}) {
+    const RunResult result = RunApp("predict --quiet --load=" + model, nothing);
+    CHECK(result.exit_code == 3);
+    CHECK(result.err.find("no line was answered") != std::string::npos);
+  }
 }
 
 TEST_CASE("export writes the model as JSON", "[app][checkpoint]") {
@@ -41,6 +49,12 @@ TEST_CASE("export writes the model as JSON", "[app][checkpoint]") {
   CHECK(result.out.find("\"format\": \"rffstream-model\"") != std::string::npos);
   CHECK(result.out.find("\"num_features\": 8") != std::string::npos);
   CHECK(RunApp("export --format=xml --load=" + model, "").exit_code == 2);
+  // Standard output appended to the checkpoint would destroy it.
+  const std::uintmax_t size = std::filesystem::file_size(model);
+  const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " export --load=" + model +
+                                  " >> " + model + " 2> /dev/null").c_str());
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(std::filesystem::file_size(model) == size);
 }
 
 TEST_CASE("The --simd flag lists the kernels and forces one", "[app][simd]") {

@@ -95,7 +95,6 @@ TEST_CASE("serve refuses the stream flags learn refuses, with the same message",
       {"--classes=3 --variance", "--variance is for a single regression target"},
       {"--standardize=-1", "--standardize must be >= 0"},
       {"--save=" + dir.File("missing/m.rff"), "--save: "},
-      {"--port_file=" + dir.File("missing/port"), "cannot save --port_file "},
       {"--loss=hinge", "--loss=hinge is a classifier's loss"},
   };
   for (const auto& [flags, message] : refused) {
@@ -108,6 +107,16 @@ TEST_CASE("serve refuses the stream flags learn refuses, with the same message",
       CHECK(WEXITSTATUS(status) == 2);
       CHECK(rffstream::testing::ReadText(err).find(message) != std::string::npos);
     }
+  }
+  // serve's own flags: a port file it cannot write; learn does not read them.
+  const std::string port_file = "--port_file=" + dir.File("missing/port"), err = dir.File("err");
+  for (const auto& [command, message] :
+       {std::pair<std::string, std::string>{"serve", "cannot save --port_file "},
+        {"learn", "--port_file: learn does not read this flag (serve does)"}}) {
+    const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " " + command + " " +
+                                    port_file + " < /dev/null 2> " + err).c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(rffstream::testing::ReadText(err).find(message) != std::string::npos);
   }
 }
 

@@ -64,8 +64,9 @@ absl::StatusOr<std::vector<int>> CategoricalColumns(const InputOptions& options,
     // header read as data would make every column text); the next line may.
     if (text && listed(task.target_columns)) {
       return absl::OutOfRangeError(absl::StrCat(
-          task.ColumnName(column), ": '", fields[column],
-          "' is not a number, so this line is no data (a header row? give --header)"));
+          task.ColumnName(column), ": '", fields[column], "' is not a number, so this line is no data",
+          task.header ? " (a target holds numbers: classes as 0 .. K-1 with --classes=K)"
+                      : " (a header row? give --header)"));
     }
     if (listed(task.ignored_columns) || listed(task.target_columns)) continue;
     if (text) columns.push_back(column);

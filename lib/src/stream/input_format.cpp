@@ -24,6 +24,11 @@ std::string DelimiterName(char delimiter) {
 
 // Why a line split into too few fields, with the flag that would split it.
 std::string DelimiterHint(std::string_view line, char delimiter) {
+  // "1 3:0.5 7:1.25": a label, then index:value pairs.
+  if (line.find(' ') != std::string_view::npos && line.find(':') != std::string_view::npos &&
+      line.find(delimiter) == std::string_view::npos) {
+    return "; the line looks like libsvm's (label index:value ...): try --format=libsvm";
+  }
   if (delimiter == CsvLineParser::kWhitespace) return "";
   for (const auto& [separator, flag] :
        {std::pair<char, const char*>{'\t', "--delimiter=tab (or --format=dense)"},
@@ -176,7 +181,9 @@ absl::StatusOr<Task> TaskFromOptions(const InputOptions& options, const ModelOpt
     return absl::FailedPreconditionError(
         absl::StrCat("need at least 2 columns (inputs and a target), got ", task.num_fields,
                      " with delimiter '", DelimiterName(delimiter), "'",
-                     DelimiterHint(header.empty() ? first_line : std::string_view(), delimiter)));
+                     // With a header, its one field is the whole header line.
+                     DelimiterHint(header.empty() ? first_line : std::string_view(header[0]),
+                                   delimiter)));
   }
   // A header or a --fields this wide is the user's choice, not a bad line.
   const auto too_wide = header.empty() && num_fields == 0 ? absl::OutOfRangeError

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/child_process.h"
@@ -79,6 +80,33 @@ TEST_CASE("A command's help shows its flags only, in lines of at most 100 column
   }
 }
 
+TEST_CASE("A flag the command does not read exits 2, naming the commands that do",
+          "[command_line][errors]") {
+  // Each would otherwise be ignored: no model saved, a file not read.
+  for (const auto& [arguments, message] : std::vector<std::pair<std::string, std::string>>{
+           {"predict --load=m.rff --save=n.rff", "--save: predict does not read this flag "
+                                                 "(learn, serve, merge do)"},
+           {"learn -t -i m.rff -f n.rff", "--save: predict does not read this flag"},
+           {"serve --input=data.csv", "--input: serve does not read this flag (learn, predict do)"},
+           {"merge --features=8 --save=m.rff a.rff b.rff", "--features: merge does not read"},
+           {"generate --input=data.csv", "--input: generate does not read"},
+           {"learn --series=lorenz", "--series: learn does not read this flag (generate does)"},
+           {"export m.rff", "export takes no argument 'm.rff': files are given by flags"}}) {
+    INFO(arguments);
+    const RunResult result = Run(arguments);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find(message) != std::string::npos);
+  }
+  // The help of merge and export lists what they read.
+  const RunResult merge = Run("merge --help"), exported = Run("export --help");
+  CHECK(merge.out.find("--save ") != std::string::npos);
+  CHECK(merge.out.find("--base ") != std::string::npos);
+  CHECK(merge.out.find("--series") == std::string::npos);
+  CHECK(exported.out.find("--load ") != std::string::npos);
+  CHECK(exported.out.find("--format ") != std::string::npos);
+  CHECK(exported.out.find("--samples") == std::string::npos);
+}
+
 TEST_CASE("A misspelled flag exits 2 with the closest name", "[command_line][errors]") {
   const RunResult result = Run("learn --featurs=64");
   CHECK(result.exit_code == 2);
@@ -122,6 +150,14 @@ TEST_CASE("Vowpal Wabbit's short options and a positional input are the long fla
   CHECK(ExpandShorthands({"rffstream", "learn", "-f"}).status().message() ==
         "-f needs a value (-f FILE is --save=FILE)");
   CHECK_FALSE(ExpandShorthands({"rffstream", "serve", "-t"}).ok());
+  // A file argument and --input (or -d) are two inputs, whichever comes first.
+  for (const std::vector<std::string>& two : std::vector<std::vector<std::string>>{
+           {"rffstream", "learn", "a.csv", "--input=b.csv"},
+           {"rffstream", "learn", "-d", "b.csv", "a.csv"},
+           {"rffstream", "predict", "--input", "b.csv", "a.csv"}}) {
+    CHECK(ExpandShorthands(two).status().message().find("a file argument and --input") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("Flag names may be written with dashes", "[command_line]") {

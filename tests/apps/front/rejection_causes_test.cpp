@@ -53,5 +53,15 @@ TEST_CASE("The fix names a column as the flags read it back", "[rejection_causes
   CHECK(fix("column 4 'a_rather_long_name_cut...'") == "4");  // cut short in the message
 }
 
+TEST_CASE("For a loaded model the fix is a new model, not flags it would refuse",
+          "[rejection_causes]") {
+  RejectionCauses causes;
+  causes.set_model_loaded();
+  causes.Add(2, "column 0 'sqft': 'abc' is not a number (a text column? declare it categorical)");
+  CHECK(Printed(causes).find("the fix: the model reads column 0 'sqft' as numbers: correct the "
+                             "value, or learn a new model with --categorical=sqft\n") !=
+        std::string::npos);
+}
+
 }  // namespace
 }  // namespace rffstream::app
