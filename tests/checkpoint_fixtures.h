@@ -91,10 +91,44 @@ void RemoveInputCentresOfFile(std::string& bytes) {
   RemoveInputCentres(bytes, read->learner.feature_map());
 }
 
-// Removes what version 15 added, for files of version 14 made from new
-// ones of one RLS engine not learning in bulk: its flag, a 0 byte before the
-// checksum; the bytes are marked as version 14.
+// Erases the last `arrays` arrays before the checksum, each a u64 count n
+// and n doubles, all of one n (below 64); false when no n fits.
+inline bool EraseTrailingArrays(std::string& bytes, int arrays) {
+  constexpr std::size_t kChecksumBytes = 4, kCountBytes = 8;
+  const std::size_t end = bytes.size() - kChecksumBytes;
+  for (std::uint64_t n = 0; n < 64; ++n) {
+    const std::size_t array_bytes = kCountBytes + n * sizeof(double);
+    if (arrays * array_bytes > end) return false;
+    bool fits = true;
+    for (int a = 1; a <= arrays && fits; ++a) {
+      std::uint64_t count = 0;
+      std::memcpy(&count, bytes.data() + end - a * array_bytes, kCountBytes);
+      fits = count == n;
+    }
+    if (!fits) continue;
+    bytes.erase(end - arrays * array_bytes, arrays * array_bytes);
+    return true;
+  }
+  return false;
+}
+
+// Removes what version 17 added, for files of version 16 made from new
+// ones: the target offsets before the checksum (a u64 count n and n
+// doubles); the bytes are marked as version 16.
+inline void RemoveVersion17Fields(std::string& bytes) {
+  std::uint32_t version = 0;
+  std::memcpy(&version, bytes.data() + 8, sizeof(version));
+  if (version < 17) return;
+  if (!EraseTrailingArrays(bytes, 1)) FAIL("no target offsets at the end of the checkpoint");
+  MarkAsVersion(bytes, 16);
+}
+
+// Removes what versions 15 and 17 added, for files of version 14 made from
+// new ones of one RLS engine not learning in bulk: version 17's (above) and
+// the engine's flag, a 0 byte before the checksum; the bytes are marked as
+// version 14.
 inline void RemoveVersion15Fields(std::string& bytes) {
+  RemoveVersion17Fields(bytes);
   std::uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 8, sizeof(version));
   if (version < 15) return;
@@ -113,20 +147,8 @@ inline void RemoveVersion14Fields(std::string& bytes) {
   std::uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 8, sizeof(version));
   if (version < 14) return;
-  constexpr std::size_t kChecksumBytes = 4, kCountBytes = 8;
-  const std::size_t end = bytes.size() - kChecksumBytes;
-  for (std::uint64_t n = 0; n < 64; ++n) {
-    const std::size_t array_bytes = kCountBytes + n * sizeof(double);
-    if (2 * array_bytes > end) break;
-    std::uint64_t lows = 0, highs = 0;
-    std::memcpy(&highs, bytes.data() + end - array_bytes, kCountBytes);
-    std::memcpy(&lows, bytes.data() + end - 2 * array_bytes, kCountBytes);
-    if (lows != n || highs != n) continue;
-    bytes.erase(end - 2 * array_bytes, 2 * array_bytes);
-    MarkAsVersion(bytes, 13);
-    return;
-  }
-  FAIL("no target range at the end of the checkpoint");
+  if (!EraseTrailingArrays(bytes, 2)) FAIL("no target range at the end of the checkpoint");
+  MarkAsVersion(bytes, 13);
 }
 
 inline void RemoveVersion13Fields(std::string& bytes) {

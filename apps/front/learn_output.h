@@ -228,9 +228,8 @@ class LearnOutput : public OutcomeSink {
                        static_cast<double>(after));
       return;
     }
-    RegressionMetrics after = model.metrics();
-    if (window.regression.count() == 0 || window.regression.count() == after.count()) return;
-    after.Remove(window.regression);
+    const RegressionMetrics& after = model.after_warm_up();
+    if (window.regression.count() == 0 || after.count() == 0) return;
     std::fprintf(log_, "%s: %" PRId64 " lines, rmse %.6g; after it: %" PRId64 " lines, rmse %.6g\n",
                  part, window.regression.count(), window.regression.root_mean_squared_error(),
                  after.count(), after.root_mean_squared_error());

@@ -133,9 +133,13 @@ void ExportJson(const BasicLearner<Real>& learner, std::ostream& out,
   const size_t num_features = static_cast<size_t>(map.num_features());
   out << "{\n";
   WriteSettings(learner, out);
-  // One output: numbers; several: one array entry per output.
+  // One output: numbers; several: one array entry per output. The targets'
+  // offsets, which the model learned the targets less, are folded in.
+  const std::vector<double> none;
+  const std::vector<double>& offsets = options.task != nullptr ? options.task->target_offsets : none;
   const auto intercept_of = [&](int output) {
-    return Number(config.intercept ? learner.weights(output)[num_features] : 0);
+    const double weight = config.intercept ? learner.weights(output)[num_features] : 0.0;
+    return Number(weight + (offsets.empty() ? 0.0 : offsets[static_cast<std::size_t>(output)]));
   };
   const bool several = config.num_outputs > 1;
   out << "  \"intercept_weight\": " << (several ? "[" : "");

@@ -1,6 +1,7 @@
 #include "rffstream/task.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -152,6 +153,14 @@ absl::Status ValidateColumnRoles(const Task& task) {
 absl::Status Task::Validate() const {
   if (absl::Status classes = ValidateClasses(num_classes, class_labels); !classes.ok()) {
     return classes;
+  }
+  if (!target_offsets.empty() &&
+      (is_classifier() || static_cast<int>(target_offsets.size()) != num_outputs() ||
+       !std::all_of(target_offsets.begin(), target_offsets.end(),
+                    [](double offset) { return std::isfinite(offset); }))) {
+    return absl::InvalidArgumentError(absl::StrCat("task: ", target_offsets.size(),
+                                                   " target offsets (finite, one per output of a "
+                                                   "regression) for ", num_outputs(), " outputs"));
   }
   if (standardize_lines < 0) {
     return absl::InvalidArgumentError(

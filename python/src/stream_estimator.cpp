@@ -164,7 +164,7 @@ void StreamEstimator<Real>::Predict(std::span<const double> inputs,
   for (std::size_t row = 0; row * num_inputs < inputs.size(); ++row) {
     model.PredictOutputs(inputs.subspan(row * num_inputs, num_inputs), row_outputs);
     std::copy(row_outputs.begin(), row_outputs.end(), outputs.begin() + row * num_outputs);
-    stage().ClipPredictions(outputs.subspan(row * num_outputs, num_outputs));
+    stage().ToAnswers(outputs.subspan(row * num_outputs, num_outputs));
   }
 }
 
@@ -178,7 +178,7 @@ void StreamEstimator<Real>::PredictWithVariance(std::span<const double> inputs,
     const auto answer = model.PredictWithVariance(inputs.subspan(row * num_inputs, num_inputs));
     predictions[row] = answer.prediction;
     variances[row] = answer.variance;
-    stage().ClipPredictions(predictions.subspan(row, 1));
+    stage().ToAnswers(predictions.subspan(row, 1));
   }
 }
 
@@ -194,7 +194,7 @@ void StreamEstimator<Real>::PredictOne(std::span<const double> input,
   converted_outputs_.resize(outputs.size());
   learner().PredictOutputs(input, converted_outputs_);
   std::copy(converted_outputs_.begin(), converted_outputs_.end(), outputs.begin());
-  stage().ClipPredictions(outputs);
+  stage().ToAnswers(outputs);
 }
 
 template <class Real>

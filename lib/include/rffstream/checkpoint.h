@@ -72,7 +72,9 @@ namespace rffstream {
 // 16: an engine that holds Q saves it alone: its stored triangle is empty,
 // and L, D are made from Q when they are needed, as in the run that saved
 // it (half the size, and no inversion at each save).
-inline constexpr std::uint32_t kCheckpointFormatVersion = 16;
+// 17: the task's target offsets (Task::target_offsets) before the checksum,
+// a u64 count and as many doubles (older files: none, targets as given).
+inline constexpr std::uint32_t kCheckpointFormatVersion = 17;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 

@@ -12,7 +12,8 @@
 //                                                              m = number of frequencies)
 //
 // With several outputs, "weights" and "intercept_weight" hold one entry per
-// output, each used as above.
+// output, each used as above. "intercept_weight" includes the targets'
+// offsets (Task::target_offsets) when a task is given.
 // x is the raw input: any input standardization is already folded into
 // "frequencies" and "phases" ("input_offset"/"input_scale" are informational).
 // Numbers are written with 17 significant digits, so they read back exactly.

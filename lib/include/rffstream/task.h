@@ -83,6 +83,12 @@ struct Task {
   bool kernel_from_warm_up = false;
   // The model starts over when the stream drifts (--forget=auto).
   bool drift_from_stream = false;
+  // A regression's targets as the model learns them: y - target_offsets[o],
+  // the mean of output o on the warm-up window, added back to its answers
+  // (empty: as given). Far from zero, targets would otherwise push their
+  // mean through the ridge on the intercept and the window's tuning, and
+  // float32's errors would lose the digits of their spread.
+  std::vector<double> target_offsets;
 
   bool operator==(const Task&) const = default;
 

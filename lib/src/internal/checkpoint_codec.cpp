@@ -82,6 +82,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   WriteBandwidthFollowState(writer, record.bandwidth_follow);
   WriteTargetRange(writer, record.target_range);
   CheckpointAccess::WriteInformationFactors(writer, learner);
+  writer.WriteArray<double>(record.task.target_offsets);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -158,6 +159,17 @@ absl::StatusOr<BasicCheckpoint<Real>> DecodeCheckpoint(std::span<const unsigned 
   if (version >= 15) {
     if (absl::Status read = CheckpointAccess::ReadInformationFactors(reader, *learner); !read.ok()) {
       return read;
+    }
+  }
+  if (version >= 17) {
+    std::vector<double>& offsets = record->task.target_offsets;
+    const int outputs = record->task.is_classifier() ? 0 : record->task.num_outputs();
+    if (absl::Status read = reader.ReadOptionalArray("target offsets", outputs, offsets);
+        !read.ok()) {
+      return read;
+    }
+    if (absl::Status valid = record->task.Validate(); !valid.ok()) {
+      return absl::DataLossError(absl::StrCat(source, ": ", std::string(valid.message())));
     }
   }
   if (reader.remaining() != 0) {

@@ -205,7 +205,12 @@ bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
                                            std::span<const double> outputs, double variance,
                                            bool labelled, std::span<const double> targets,
                                            OutcomeSink& sink) {
-  std::copy(outputs.begin(), outputs.end(), priors_.begin());
+  // The provisional model learned the targets as given; Answer adds the
+  // offsets back.
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    priors_[o] = static_cast<Real>(
+        outputs[o] - (task_.target_offsets.empty() ? 0.0 : task_.target_offsets[o]));
+  }
   if (!labelled) ++predicted_only_;
   // A labelled line of the window widens the range once it is learned
   // (LearnWithoutAnswer).
@@ -235,13 +240,18 @@ void ModelStage<Real>::EndWarmUp() {
     bandwidth_->WindowEnded(learner_->samples_learned(), learner_->config().features.gamma);
   }
   warm_up_.regression = metrics_;
+  after_warm_up_ = RegressionMetrics();
+  warm_up_ended_ = true;
   warm_up_.classified = classification_.count();
   warm_up_.classified_right = classification_.correct();
 }
 
 template <class Real>
-void ModelStage<Real>::ClipPredictions(std::span<double> predictions) const {
-  if (clip_predictions_) target_range_.Clip(predictions);
+void ModelStage<Real>::ToAnswers(std::span<double> outputs) const {
+  if (!task_.target_offsets.empty()) {
+    for (std::size_t o = 0; o < outputs.size(); ++o) outputs[o] += task_.target_offsets[o];
+  }
+  if (clip_predictions_) target_range_.Clip(outputs);
 }
 
 template <class Real>
@@ -254,7 +264,7 @@ bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> ou
   } else {
     // Scored as given: clipped, with the range of the lines before this one.
     answer_.assign(outputs.begin(), outputs.end());
-    ClipPredictions(std::span<double>(answer_).first(outputs.size()));
+    ToAnswers(std::span<double>(answer_).first(outputs.size()));
     if (settings_.with_variance) answer_.push_back(variance);
   }
   if (!labels.empty()) {
@@ -265,6 +275,7 @@ bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> ou
         target_metrics_[output].Add(answer_[output], labels[output]);
       }
       metrics_.Add(answer_[0], labels[0]);
+      if (warm_up_ended_) after_warm_up_.Add(answer_[0], labels[0]);
       if (learned) target_range_.Add(labels);
     }
   }

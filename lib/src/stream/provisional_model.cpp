@@ -19,7 +19,8 @@ ProvisionalModel::ProvisionalModel(const ModelOptions& options, LearnerConfig co
       config_(std::move(config)),
       task_(task),
       encoded_(static_cast<std::size_t>(task.num_outputs())),
-      outputs_(encoded_.size()) {
+      outputs_(encoded_.size()),
+      offsets_(encoded_.size(), 0.0) {
   // Few features: a stand-in for a few hundred lines, refit a few times.
   FeatureMapConfig& features = config_.features;
   const int step = features.map == FeatureMapKind::kPair ? 2 : 1;
@@ -43,6 +44,7 @@ std::span<const double> ProvisionalModel::TargetMeans() {
 std::span<const double> ProvisionalModel::Predict(std::span<const double> inputs) {
   if (!learner_.has_value()) return TargetMeans();
   learner_->PredictOutputs(inputs, outputs_);
+  for (std::size_t k = 0; k < outputs_.size(); ++k) outputs_[k] += offsets_[k];
   const bool finite = std::all_of(outputs_.begin(), outputs_.end(),
                                   [](double value) { return std::isfinite(value); });
   return finite ? std::span<const double>(outputs_) : TargetMeans();
@@ -62,6 +64,7 @@ void ProvisionalModel::Learn(std::span<const double> inputs, std::span<const dou
     next_fit_ *= 2;
     Refit();
   } else if (learner_.has_value()) {
+    for (std::size_t k = 0; k < encoded_.size(); ++k) encoded_[k] -= offsets_[k];
     learner_->LearnOutputs(inputs, encoded_, outputs_);
   }
 }
@@ -75,17 +78,23 @@ void ProvisionalModel::Refit() {
       statistics.Add(std::span<const double>(inputs_).subspan(line * dimension, dimension));
     }
     SetStandardization(task_, statistics, config.features);
+    if (!task_.is_classifier()) {
+      const std::span<const double> means = TargetMeans();
+      offsets_.assign(means.begin(), means.end());
+    }
   }
+  std::vector<double> targets = targets_;  // as the model learns them
+  for (std::size_t i = 0; i < targets.size(); ++i) targets[i] -= offsets_[i % offsets_.size()];
   if (lines_ <= kMaxTunedLines &&
       (GammaFromWarmUp(options_) || RidgeFromWarmUp(options_) || KernelFromWarmUp(options_))) {
     TuningRequest request = TuningRequestFor(options_, task_);
     request.max_tuning_features = kMaxTuningFeatures;
-    absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs_, targets_);
+    absl::StatusOr<TuningResult> tuned = TuneOnWarmUp(config, request, inputs_, targets);
     if (tuned.ok()) {
       config.features.kernel = tuned->kernel;
       config.features.gamma = tuned->gamma;
       config.ridge = tuned->ridge;
-      return Start(std::move(config));
+      return Start(std::move(config), targets);
     }
   }
   if (GammaFromWarmUp(options_)) {
@@ -93,10 +102,10 @@ void ProvisionalModel::Refit() {
         inputs_, task_.num_inputs(), config.features.input_offset, config.features.input_scale);
     if (gamma.ok()) config.features.gamma = *gamma;
   }
-  Start(std::move(config));
+  Start(std::move(config), targets);
 }
 
-void ProvisionalModel::Start(LearnerConfig config) {
+void ProvisionalModel::Start(LearnerConfig config, std::span<const double> targets) {
   absl::StatusOr<Learner> learner = Learner::Create(std::move(config));
   if (!learner.ok()) return;  // answers stay the targets' mean
   const auto dimension = static_cast<std::size_t>(task_.num_inputs());
@@ -104,8 +113,7 @@ void ProvisionalModel::Start(LearnerConfig config) {
   std::vector<double> priors(encoded_.size());
   for (int line = 0; line < lines_; ++line) {
     learner_->LearnOutputs(std::span<const double>(inputs_).subspan(line * dimension, dimension),
-                           std::span<const double>(targets_).subspan(line * encoded_.size(),
-                                                                     encoded_.size()),
+                           targets.subspan(line * encoded_.size(), encoded_.size()),
                            priors);
   }
 }

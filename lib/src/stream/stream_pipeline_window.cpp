@@ -149,6 +149,7 @@ absl::Status StreamPipeline<Real>::BuildAndLearnWindow() {
     absl::StatusOr<BasicLearner<Real>> learner =
         BasicLearner<Real>::Create(std::move(decision.config));
     if (learner.ok()) {
+      model_.SetTargetOffsets(std::move(decision.target_offsets));
       model_.Start(*std::move(learner));
       LearnWindow();
       return absl::OkStatus();

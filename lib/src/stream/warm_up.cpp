@@ -83,6 +83,24 @@ void LabelledRows(const Task& task, const std::vector<WarmUpLine*>& lines,
   }
 }
 
+// The mean of each target over the window's labelled lines whose numbers
+// are tame and finite; empty when there are none.
+std::vector<double> TargetMeans(const Task& task, const std::vector<WarmUpLine*>& lines) {
+  std::vector<double> sums(static_cast<std::size_t>(task.num_outputs()), 0.0);
+  std::int64_t count = 0;
+  for (const WarmUpLine* line : lines) {
+    if (line->kind != WarmUpLine::Kind::kData || !line->labelled || !TameNumbers(line->inputs) ||
+        !TameNumbers(line->targets) || !AllFinite(std::span<const double>(line->targets))) {
+      continue;
+    }
+    for (std::size_t o = 0; o < sums.size(); ++o) sums[o] += line->targets[o];
+    ++count;
+  }
+  if (count == 0) return {};
+  for (double& sum : sums) sum /= static_cast<double>(count);
+  return sums;
+}
+
 }  // namespace
 
 WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config, const Task& task,
@@ -104,10 +122,13 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
       decision.refused_lines.push_back(line->line_number);
     }
     SetStandardization(task, statistics, config.features);
+    if (!task.is_classifier()) decision.target_offsets = TargetMeans(task, lines);
   }
+  Task centred = task;  // the targets as the model learns them
+  centred.target_offsets = decision.target_offsets;
   if (GammaFromWarmUp(options) || RidgeFromWarmUp(options) || KernelFromWarmUp(options)) {
     std::vector<double> inputs, targets;
-    LabelledRows(task, lines, inputs, targets);
+    LabelledRows(centred, lines, inputs, targets);
     absl::StatusOr<TuningResult> tuned =
         TuneOnWarmUp(config, TuningRequestFor(options, task), inputs, targets);
     if (tuned.ok()) {

@@ -58,6 +58,9 @@ class ModelStage {
   // Sizes the stage for `task`; refuses --variance for several outputs or
   // with blocks.
   [[nodiscard]] absl::Status SetTask(const Task& task);
+  // The offsets a regression's targets are learned from (the warm-up
+  // window's means, Task::target_offsets); before Start.
+  void SetTargetOffsets(std::vector<double> offsets) { task_.target_offsets = std::move(offsets); }
   // The model, once built; SetTask first.
   void Start(BasicLearner<Real> learner);
   // A loaded model, its task and, when learning, its metrics.
@@ -159,6 +162,11 @@ class ModelStage {
   std::int64_t predicted_only() const { return predicted_only_; }  // unlabelled lines answered
   // The part of the metrics that the warm-up window's provisional model earned.
   const WarmUpScores& warm_up() const { return warm_up_; }
+  // The first target's metrics after the window: summed as the answers come
+  // (the window's part can be many orders of magnitude larger, and taking it
+  // back out of the total would leave its rounding), or, for metrics that
+  // were set (SetMetrics), the total less the window's part.
+  const RegressionMetrics& after_warm_up() const { return after_warm_up_; }
   // With --forget=auto, what the drift tracking saw; else null.
   const DriftTracker<Real>* drift() const { return drift_ ? &*drift_ : nullptr; }
   // With --ridge=auto, the ridge's later choices (ridge_follower.h); else null.
@@ -172,9 +180,9 @@ class ModelStage {
   const TargetRange& target_range() const { return target_range_; }
   // Every rank's range, at a data-parallel merge.
   void IncludeTargetRange(const TargetRange& range) { target_range_.Include(range); }
-  // Predictions made outside the stage (Python's predict): clipped as
-  // answers are.
-  void ClipPredictions(std::span<double> predictions) const;
+  // The model's outputs, made outside the stage (Python's predict), as
+  // answers: the targets' offsets added back, then clipped.
+  void ToAnswers(std::span<double> outputs) const;
   // Clipping turned on or off from here on (Python's clip_predictions,
   // which set_params may change).
   void set_clip_predictions(bool clip) { clip_predictions_ = clip; }
@@ -241,6 +249,8 @@ class ModelStage {
   TargetRange target_range_;
   ClassificationMetrics classification_{0};
   WarmUpScores warm_up_;
+  RegressionMetrics after_warm_up_;
+  bool warm_up_ended_ = false;
   std::optional<DriftTracker<Real>> drift_;
   std::optional<RidgeFollower<Real>> ridge_;
   std::optional<BandwidthFollower<Real>> bandwidth_;

@@ -13,8 +13,9 @@
 // the bandwidth by the median heuristic and the options' stand-ins (keeping
 // the choice of 256 lines for the refits of a classifier's longer window
 // measured worse on Letters: accuracy 0.699 against 0.725 in the window);
-// at most kMaxFeatures features. The lines so
-// far are learned again, and each later line is predicted, then learned.
+// at most kMaxFeatures features; a regression's targets less their mean.
+// The lines so far are learned again, and each later line is predicted,
+// then learned.
 // Measured on the shared streams (bench/real_data.py): a first fit at 4
 // lines rather than 16 lowered every stream's window error.
 #ifndef RFFSTREAM_STREAM_PROVISIONAL_MODEL_H_
@@ -53,8 +54,9 @@ class ProvisionalModel {
 
  private:
   void Refit();
-  // The model of `config`, which learns the lines so far.
-  void Start(LearnerConfig config);
+  // The model of `config`, which learns the lines so far (`targets`: as it
+  // learns them).
+  void Start(LearnerConfig config, std::span<const double> targets);
   std::span<const double> TargetMeans();
 
   const ModelOptions options_;
@@ -68,6 +70,9 @@ class ProvisionalModel {
   std::optional<Learner> learner_;
   std::vector<double> encoded_;
   std::vector<double> outputs_;
+  // A regression's targets are learned less their mean at the last refit
+  // (as the tuned model's are less the window's, Task::target_offsets).
+  std::vector<double> offsets_;
 };
 
 }  // namespace rffstream

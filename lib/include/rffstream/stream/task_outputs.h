@@ -1,9 +1,10 @@
 // File: rffstream/stream/task_outputs.h
 //
 // How a task's labels become the model's targets and its outputs become an
-// answer: regression targets pass through; a class c becomes the
-// one-vs-rest vector (+1 at c, -1 elsewhere), and the answer is the output
-// with the largest value. Shared by learn, predict and serve.
+// answer: regression targets less their offsets (Task::target_offsets),
+// which answers get back; a class c becomes the one-vs-rest vector (+1 at
+// c, -1 elsewhere), and the answer is the output with the largest value.
+// Shared by learn, predict and serve.
 #ifndef RFFSTREAM_STREAM_TASK_OUTPUTS_H_
 #define RFFSTREAM_STREAM_TASK_OUTPUTS_H_
 
@@ -35,8 +36,12 @@ void EncodeTargets(const Task& task, std::span<const double> labels, std::span<R
   if (task.is_classifier()) {
     std::fill(model_targets.begin(), model_targets.end(), Real{-1});
     model_targets[static_cast<int>(labels[0])] = Real{1};
-  } else {
+  } else if (task.target_offsets.empty()) {
     std::copy(labels.begin(), labels.end(), model_targets.begin());
+  } else {
+    for (std::size_t o = 0; o < model_targets.size(); ++o) {
+      model_targets[o] = static_cast<Real>(labels[o] - task.target_offsets[o]);
+    }
   }
 }
 

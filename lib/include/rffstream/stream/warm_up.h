@@ -40,6 +40,9 @@ struct WarmUpLine {
 
 struct WarmUpDecision {
   LearnerConfig config;
+  // A regression's targets' means on the window when it standardizes
+  // (Task::target_offsets), else empty.
+  std::vector<double> target_offsets;
   // Lines of the window whose inputs are too large to standardize: refused
   // (they become kNoAnswer), with this reason.
   std::vector<std::int64_t> refused_lines;
