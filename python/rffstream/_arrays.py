@@ -25,6 +25,15 @@ def _first_bad_cell(values, name):
     return f"{name} could not be read as numbers"
 
 
+def _pandas_missing_as_nan(array):
+    """An object array with pandas' missing value (pd.NA, of nullable
+    columns) as NaN, which is what NaN and None already read as."""
+    array = np.array(array, dtype=object)
+    missing = np.vectorize(lambda value: type(value).__name__ == "NAType", otypes=[bool])(array)
+    array[missing] = np.nan
+    return array
+
+
 def _numbers(values, name, dtype):
     if hasattr(values, "toarray") or hasattr(values, "tocsr"):
         raise TypeError(f"{name} is a sparse matrix: rffstream reads dense arrays "
@@ -35,6 +44,8 @@ def _numbers(values, name, dtype):
     if np.iscomplexobj(array):
         raise ValueError(f"Complex data not supported: {name} holds complex numbers")
     if array.dtype.kind not in "biuf":
+        if array.dtype.kind == "O":
+            array = _pandas_missing_as_nan(array)
         try:
             array = array.astype(np.float64)
         except (TypeError, ValueError):

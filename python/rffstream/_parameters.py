@@ -29,7 +29,10 @@ DEFAULT_BLOCK = 64
 
 
 def option_text(name, value):
-    """A model option as the engine (the command line) reads it."""
+    """A model option as the engine (the command line) reads it; numpy's
+    numbers (np.arange's in a grid search, say) as Python's."""
+    if hasattr(value, "dtype") and getattr(value, "ndim", None) == 0:
+        value = value.item()
     if name in ("gamma", "ridge", "forget"):
         return value if isinstance(value, str) else repr(float(value))
     if name == "lengthscales":

@@ -8,27 +8,8 @@ import numpy as np
 from . import _arrays, _engine
 from ._compat import DataConversionWarning
 from ._estimator import StreamingEstimator
+from ._labels import label_array, labels_from_texts, probabilities
 from ._parameters import DEFAULT_BLOCK, PARAMETERS
-
-
-def _probabilities(outputs):
-    """predict_proba's rule for rows of one-vs-rest outputs."""
-    estimates = np.maximum((outputs + 1.0) / 2.0, 0.0)
-    totals = estimates.sum(axis=1, keepdims=True)
-    shifted = np.exp(outputs - outputs.max(axis=1, keepdims=True))
-    softmax = shifted / shifted.sum(axis=1, keepdims=True)
-    safe_totals = np.where(totals > 0, totals, 1.0)
-    return np.where(totals > 0, estimates / safe_totals, softmax)
-
-
-def _label_array(labels):
-    """Labels as an array that keeps each one's type (numpy would turn 1
-    and "cat" together into text)."""
-    array = np.asarray(labels)
-    if array.dtype.kind in "US" and not all(isinstance(label, str) for label in labels):
-        array = np.empty(len(labels), dtype=object)
-        array[:] = labels
-    return array
 
 
 class Classifier(StreamingEstimator):
@@ -61,7 +42,7 @@ class Classifier(StreamingEstimator):
                 raise ValueError(f"classes={labels}: a classifier has at least 2 and at most "
                                  f"{_engine.max_classes} classes")
             labels = np.arange(labels)
-        labels = labels if isinstance(labels, np.ndarray) else _label_array(labels)
+        labels = labels if isinstance(labels, np.ndarray) else label_array(labels)
         if labels.ndim != 1 or len(set(labels.tolist())) != len(labels):
             raise ValueError(f"classes must be a number K or distinct labels, got {labels!r}")
         if len(labels) < 2:
@@ -75,20 +56,6 @@ class Classifier(StreamingEstimator):
 
     def _class_label_texts(self):
         return [str(label) for label in self.classes_.tolist()]
-
-    @staticmethod
-    def _labels_from_texts(texts):
-        """The labels a checkpoint keeps as text, as numbers again when they
-        all read as integers (or as numbers): labels 10 and 20 come back as
-        10 and 20, "cat" and "dog" as text."""
-        for kind in (int, float):
-            try:
-                return np.asarray([kind(text) for text in texts])
-            except ValueError:
-                pass
-        if set(texts) <= {"True", "False"}:
-            return np.asarray([text == "True" for text in texts])
-        return np.asarray(texts, dtype=object)
 
     def _class_indices(self, y):
         y = np.asarray(y)
@@ -132,8 +99,8 @@ class Classifier(StreamingEstimator):
         partial_fit's classes=) are a contract: another label is an error.
         Adding a class replaces the engine: not while another thread learns
         with the same estimator."""
-        if isinstance(y, float) and y != y:
-            raise ValueError("y is nan: a label, not a missing value; nothing was learned")
+        if y is None or (isinstance(y, (float, np.floating)) and y != y):
+            raise ValueError(f"y is {y!r}: a label, not a missing value; nothing was learned")
         if "_engine" not in self.__dict__:
             if self.classes is None:
                 self._wait_for_a_second_label(x, y)
@@ -158,7 +125,7 @@ class Classifier(StreamingEstimator):
         labels = list(dict.fromkeys(label for _, label in waiting))
         if len(labels) < 2:
             return
-        self._set_classes(_label_array(labels))
+        self._set_classes(label_array(labels))
         self._classes_declared = False
         # Every waiting sample's text values decide the text columns.
         self._start_from_dict(waiting[0][0], 1, 2, ["class"],
@@ -179,7 +146,7 @@ class Classifier(StreamingEstimator):
         if len(self.classes_) >= _engine.max_classes:
             raise ValueError(f"y is {label!r}, a new class beyond the {_engine.max_classes} "
                              "a classifier may have; nothing was learned")
-        labels = _label_array(self.classes_.tolist() + [label])
+        labels = label_array(self.classes_.tolist() + [label])
         engine = self._engine
         if engine.has_model:
             self._engine = engine.with_class(str(label), self.block)
@@ -237,6 +204,11 @@ class Classifier(StreamingEstimator):
             self._set_classes(labels)
             self._classes_declared = True
             self._start(X.shape[1], 1, len(self.classes_), *self._frame_names(frame, y))
+        elif classes is not None:
+            given = np.arange(classes) if isinstance(classes, (int, np.integer)) else classes
+            if list(label_array(list(given)).tolist()) != self.classes_.tolist():
+                raise ValueError(f"classes={classes!r} is not the classes of the first call, "
+                                 f"{self.classes_.tolist()}; nothing was learned")
         if y is None:
             _arrays.targets(y, X.shape[0])
         y = np.asarray(y)
@@ -256,6 +228,10 @@ class Classifier(StreamingEstimator):
         return outputs[:, 1] - outputs[:, 0] if outputs.shape[1] == 2 else outputs
 
     def predict(self, X):
+        waiting = self.__dict__.get("_waiting")
+        if waiting and "_engine" not in self.__dict__:
+            # One label seen so far: predict_one's answer, for every row.
+            return np.full(len(self._samples(X)), waiting[0][1], dtype=object)
         engine, X = self._features_for_prediction(X)
         return self.classes_[np.argmax(engine.predict(X), axis=1)]
 
@@ -268,7 +244,7 @@ class Classifier(StreamingEstimator):
         loss the outputs are margins, not estimates: the same formula then
         only ranks the classes. The most probable class is predict()'s."""
         engine, X = self._features_for_prediction(X)
-        return _probabilities(engine.predict(X))
+        return probabilities(engine.predict(X))
 
     def predict_proba_one(self, x):
         """{label: probability} for one sample (River); {} before anything
@@ -278,7 +254,7 @@ class Classifier(StreamingEstimator):
             waiting = self.__dict__.get("_waiting")
             return {waiting[0][1]: 1.0} if waiting else {}
         outputs = np.asarray(engine.predict_outputs_one(self._one(x)), dtype=float).reshape(1, -1)
-        return dict(zip(self.classes_.tolist(), _probabilities(outputs)[0].tolist()))
+        return dict(zip(self.classes_.tolist(), probabilities(outputs)[0].tolist()))
 
     def score(self, X, y):
         """Accuracy."""
@@ -290,6 +266,6 @@ class Classifier(StreamingEstimator):
         texts = description["class_labels"]
         # The labels travel in the checkpoint; a model of the command line
         # has classes 0..K-1.
-        self.classes = (self._labels_from_texts(texts).tolist() if texts
+        self.classes = (labels_from_texts(texts).tolist() if texts
                         else description["num_classes"])
         self._set_classes(self.classes)
