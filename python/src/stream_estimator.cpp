@@ -186,6 +186,9 @@ template <class Real>
 void StreamEstimator<Real>::PredictOne(std::span<const double> input,
                                        std::span<double> outputs) noexcept {
   if (!has_model()) {
+    // The warm-up window's answers: its provisional model's, else the
+    // targets' mean so far.
+    if (pipeline_->PredictProvisionally(input, outputs)) return;
     for (std::size_t output = 0; output < outputs.size(); ++output) {
       outputs[output] = held_labelled_ == 0 ? 0.0 : held_target_sums_[output] / held_labelled_;
     }

@@ -93,9 +93,10 @@ class StreamEstimator : private OutcomeSink {
   void PredictWithVariance(std::span<const double> inputs, std::span<double> predictions,
                            std::span<double> variances) noexcept;
   // One sample's outputs at any time: the model's, or while the window
-  // fills the mean of each target learned so far (0 before any; for a
-  // classifier the mean of its ±1 one-vs-rest targets, largest for the most
-  // frequent class).
+  // fills the provisional model's, as the window's lines are answered
+  // (before its first fit, the mean of each target learned so far: 0
+  // before any; for a classifier the mean of its ±1 one-vs-rest targets,
+  // largest for the most frequent class).
   void PredictOne(std::span<const double> input, std::span<double> outputs) noexcept;
 
   // The checkpoint (the CLI's format) as bytes, or in a file. REQUIRES: has_model().

@@ -71,3 +71,15 @@ def test_one_label_so_far_predicts_it_everywhere(class_stream):
         model.learn_one(x, "a")
     assert model.predict_one(X[10]) == "a"
     assert model.predict(X[10:15]).tolist() == ["a"] * 5
+
+
+def test_predict_one_in_the_window_answers_as_the_window_is_scored(regression_stream):
+    X, y = regression_stream
+    model = rffstream.Regressor(features=64)
+    loop = []
+    for x, target in zip(X[:200], y[:200]):  # inside the 256 samples' window
+        loop.append(model.predict_one(x))
+        model.learn_one(x, target)
+    assert "_engine" in model.__dict__ and not model._engine.has_model
+    batch = rffstream.Regressor(features=64).learn(X[:200], y[:200])
+    np.testing.assert_allclose(loop, batch, rtol=1e-6, atol=1e-9)

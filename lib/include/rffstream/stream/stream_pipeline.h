@@ -20,6 +20,7 @@
 #ifndef RFFSTREAM_STREAM_STREAM_PIPELINE_H_
 #define RFFSTREAM_STREAM_STREAM_PIPELINE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -132,6 +133,15 @@ class StreamPipeline {
   int window_lines() const { return window_lines_; }
   // The lines held in the warm-up window while there is no model yet.
   const std::vector<WarmUpLine>& held_lines() const { return held_; }
+  // While the window fills: the outputs its lines are answered with (the
+  // provisional model's) for `inputs` (task().num_inputs() of them); false
+  // when there is no provisional model.
+  bool PredictProvisionally(std::span<const double> inputs, std::span<double> outputs) {
+    if (!provisional_) return false;
+    const std::span<const double> predicted = provisional_->Predict(inputs);
+    std::copy(predicted.begin(), predicted.end(), outputs.begin());
+    return true;
+  }
   int window_data_lines() const { return window_data_lines_; }
 
  private:
