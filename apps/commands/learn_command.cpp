@@ -40,7 +40,7 @@ struct Input {
 };
 
 absl::Status OpenInput(const std::string& name, Input& input) {
-  if (GzipInput::Names(name)) {
+  if (GzipInput::IsGzip(name)) {
     absl::StatusOr<std::unique_ptr<GzipInput>> opened = GzipInput::Open(name);
     if (!opened.ok()) return AsIoFailure(opened.status());
     input.gzip = *std::move(opened);

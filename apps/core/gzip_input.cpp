@@ -1,6 +1,7 @@
 #include "core/gzip_input.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -13,7 +14,18 @@
 
 namespace rffstream::app {
 
-bool GzipInput::Names(const std::string& path) { return absl::EndsWith(path, ".gz"); }
+bool GzipInput::IsGzip(const std::string& path) {
+  if (absl::EndsWith(path, ".gz")) return true;
+  // Or a regular file that starts as gzip does, whatever its name.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat status {};
+  unsigned char magic[2] = {0, 0};
+  const bool gzip = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) &&
+                    ::pread(fd, magic, sizeof magic, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  ::close(fd);
+  return gzip;
+}
 
 absl::StatusOr<std::unique_ptr<GzipInput>> GzipInput::Open(const std::string& path) {
   const int file_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -18,8 +18,9 @@ namespace rffstream::app {
 
 class GzipInput {
  public:
-  // Whether `path` names a gzip file: it ends with ".gz".
-  static bool Names(const std::string& path);
+  // Whether `path` names a gzip file: it ends with ".gz", or it is a
+  // regular file that starts with gzip's magic bytes.
+  static bool IsGzip(const std::string& path);
 
   // Starts decompressing the file at `path`; NotFound when it cannot be opened.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<GzipInput>> Open(const std::string& path);

@@ -1,5 +1,7 @@
 #include "rffstream/checkpoint.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -14,7 +16,19 @@
 namespace rffstream {
 namespace {
 
+// A path that names a directory, a device or a pipe is no checkpoint (and
+// opening a pipe would wait for a writer forever); one that does not exist
+// is left to the open's message.
+absl::Status CheckRegularFile(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "cannot read checkpoint ", path, ": it is ",
+      S_ISDIR(status.st_mode) ? "a directory" : "not a regular file (a device, socket or pipe)"));
+}
+
 absl::StatusOr<std::vector<unsigned char>> ReadWholeFile(const std::string& path) {
+  if (absl::Status regular = CheckRegularFile(path); !regular.ok()) return regular;
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     return absl::NotFoundError(
@@ -84,6 +98,7 @@ absl::StatusOr<BasicCheckpoint<Real>> ReadCheckpoint(std::istream& in, std::stri
 }
 
 absl::StatusOr<int> ReadCheckpointPrecision(const std::string& path) {
+  if (absl::Status regular = CheckRegularFile(path); !regular.ok()) return regular;
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     return absl::NotFoundError(

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -87,8 +88,19 @@ absl::Status CheckMergeable(const NamedCheckpoint<Real>& shard, const NamedCheck
   const BasicLearner<Real>& other = reference.checkpoint->learner;
   if (std::optional<std::string> difference =
           ConfigDifference(learner.config(), other.config(), !from_base)) {
-    return absl::InvalidArgumentError(absl::StrCat(shard.name, " and ", reference.name,
-                                                   " are different models: ", *difference));
+    // Shards learned from scratch chose these on their own windows.
+    const Task& task = shard.checkpoint->record.task;
+    const bool chosen_apart =
+        !from_base &&
+        ((absl::StartsWith(*difference, "standardization") && task.standardize_lines > 0) ||
+         (absl::StartsWith(*difference, "gamma") && task.gamma_from_warm_up) ||
+         (absl::StartsWith(*difference, "ridge") && task.ridge_from_warm_up));
+    return absl::InvalidArgumentError(absl::StrCat(
+        shard.name, " and ", reference.name, " are different models: ", *difference,
+        chosen_apart ? " (each chose it on its own first lines: learn the shards from one base, "
+                       "--load=BASE and merge --base=BASE, or give --standardize=0 --gamma=G "
+                       "--ridge=R)"
+                     : ""));
   }
   if (learner.config().forgetting != 1.0) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -1,6 +1,7 @@
 #include "rffstream/checkpoint.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -190,6 +191,15 @@ TEST_CASE("A float32 file whose factor has a diagonal entry not positive is not 
 TEST_CASE("A missing checkpoint file is named", "[checkpoint][errors]") {
   CHECK(LoadCheckpoint<double>("/nonexistent/model.rff").status().message() ==
         "cannot open checkpoint /nonexistent/model.rff: No such file or directory");
+  // A directory or a pipe is named as such, and the pipe is not waited on.
+  TempDir dir;
+  CHECK(LoadCheckpoint<double>(dir.path().string()).status().message() ==
+        "cannot read checkpoint " + dir.path().string() + ": it is a directory");
+  const std::string pipe = dir.File("pipe");
+  REQUIRE(::mkfifo(pipe.c_str(), 0600) == 0);
+  CHECK(ReadCheckpointPrecision(pipe).status().message() ==
+        "cannot read checkpoint " + pipe + ": it is not a regular file (a device, socket or pipe)");
+  CHECK(absl::IsFailedPrecondition(LoadCheckpoint<float>(pipe).status()));
   CHECK(SaveCheckpoint<double>("/nonexistent/model.rff", *Learner::Create(SmallConfig(FeatureMapKind::kPhase, 1.0)),
                                RegressionMetrics())
             .message()

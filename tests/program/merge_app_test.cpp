@@ -136,6 +136,17 @@ TEST_CASE("merge refuses what it cannot merge exactly, by name", "[app][merge][e
   REQUIRE(RunApp("learn --features=32 --precision=float32" + flags + " --save=" + c, SmoothCsv(50))
               .exit_code == 0);
   const std::string out = " --save=" + dir.File("out.rff");
+  // Shards learned from scratch, each tuned on its own first lines: the
+  // refusal says how shards share their settings.
+  const std::vector<std::string> lines = Lines(SmoothCsv(1200));
+  std::string first, second;
+  for (std::size_t t = 0; t < lines.size(); ++t) (t < 600 ? first : second) += lines[t] + "\n";
+  const std::string tuned_a = dir.File("tuned_a.rff"), tuned_b = dir.File("tuned_b.rff");
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + tuned_a, first).exit_code == 0);
+  REQUIRE(RunApp("learn --quiet --features=32 --save=" + tuned_b, second).exit_code == 0);
+  CHECK(RunApp("merge" + out + " " + tuned_a + " " + tuned_b, "").err.find(
+            "(each chose it on its own first lines: learn the shards from one base") !=
+        std::string::npos);
   const RunResult different = RunApp("merge" + out + " " + a + " " + b, "");
   CHECK(different.exit_code == 1);
   CHECK(different.err.find(b + " and " + a + " are different models: features 64 against 32") !=

@@ -204,6 +204,10 @@ TEST_CASE("A gzip input is read as its lines, a truncated one is named", "[app][
   CHECK(from_packed.exit_code == 0);
   CHECK(from_packed.out == from_plain.out);
   CHECK(Lines(from_packed.out).size() == 400);
+  // Named otherwise, it is still known by its first bytes.
+  const std::string unnamed = dir.File("houses.data");
+  REQUIRE(std::system(("cp " + packed + " " + unnamed).c_str()) == 0);
+  CHECK(RunApp("learn --predictions=- " + unnamed + kHouseFlags, "").out == from_plain.out);
   // Cut short: the lines before the cut are learned, and the run says what
   // happened and does not exit 0.
   const std::string bytes = ReadText(packed);

@@ -33,7 +33,8 @@ absl::StatusOr<LineColumns> HeaderColumns(const std::vector<std::string>& header
   return absl::InvalidArgumentError(absl::StrCat(
       "the header (", absl::StrJoin(header, ", "), ") is not the one the model from ",
       std::string(model_source), " learned with (",
-      absl::StrJoin(task.column_names, ", "), "), nor those names without the target columns"));
+      absl::StrJoin(task.column_names, ", "), "), nor those names without the target columns "
+      "(a file without a header: --noheader)"));
 }
 
 std::vector<std::string> ColumnNames(const Task& task, LineColumns columns) {
