@@ -47,6 +47,7 @@ const std::vector<Readers>& Exceptions() {
       {"save_every", {"learn"}},
       {"save_interval", {"learn"}},
       {"input", {"learn", "predict"}},  // serve reads its clients
+      {"header", {"learn", "predict"}},  // serve's clients send no header
       {"predictions", {"learn", "predict"}},
       {"metrics_out", {"learn", "predict"}},
       {"quiet", {"learn", "predict"}},

@@ -38,6 +38,9 @@ void MergeRanksReports(const MpiWorld& world, bool dealt, ModelStage<Real>& mode
     row.push_back(static_cast<double>(count));
   }
   const std::vector<double> rows = world.Gather(row);
+  // After the window: rank 0's answers after it, and every other rank's
+  // (they had none).
+  RegressionMetrics after = mine.record.warm_up.after;
   RunTotals all;
   CheckpointRecord record{task, RegressionMetrics(), ClassificationMetrics(task.num_classes)};
   record.further_targets.resize(mine.record.further_targets.size());
@@ -59,11 +62,13 @@ void MergeRanksReports(const MpiWorld& world, bool dealt, ModelStage<Real>& mode
       state.target_squared_deviations = at[4];
       (target == 0 ? record.metrics : record.further_targets[target - 1])
           .Merge(RegressionMetrics(state));
+      if (target == 0 && rank != 0) after.Merge(RegressionMetrics(state));
     }
     for (std::int64_t& count : confusion) count += static_cast<std::int64_t>(*at++);
   }
   record.classification = ClassificationMetrics(task.num_classes, std::move(confusion));
   record.warm_up = mine.record.warm_up;  // rank 0's window: the others had none
+  record.warm_up.after = after;
   model.SetMetrics(record);
   totals = all;
 }

@@ -60,7 +60,11 @@ std::size_t ServeSession<Real>::HandleLines(std::span<const std::string_view> li
     if (std::optional<BasicCheckpoint<Real>> newest = follower_->TakeNewest()) {
       // A replica's lines keep their shape: a model that reads its input
       // otherwise (other columns, inputs or classes) waits for a restart.
-      if (!(newest->record.task == pipeline_.task())) {
+      // Its targets' offsets are its own: a model learned anew has another
+      // window's mean.
+      Task reads = newest->record.task;
+      reads.target_offsets = pipeline_.task().target_offsets;
+      if (!(reads == pipeline_.task())) {
         follower_->Refused();
         std::fprintf(log_,
                      "rffstream serve: --follow: the new model reads its input differently "

@@ -224,9 +224,12 @@ absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::spa
   ForEachField(line, delimiter_, [&](int index, std::string_view field) {
     fields = index + 1;
     if (index >= num_fields_ || !error.ok()) return true;
-    // An opening quote with no closing one runs to the end of the line.
+    // A number's opening quote with no closing one ran to the end of the
+    // line (an ignored or text column keeps it as it is).
+    const Field::Kind kind = fields_[static_cast<std::size_t>(index)].kind;
     if (const std::string_view trimmed = TrimSpaces(field);
-        !trimmed.empty() && trimmed.front() == '"' && (trimmed.size() < 2 || trimmed.back() != '"')) {
+        (kind == Field::Kind::kNumber || kind == Field::Kind::kTarget) && !trimmed.empty() &&
+        trimmed.front() == '"' && trimmed.find('"', 1) == std::string_view::npos) {
       error = absl::InvalidArgumentError(absl::StrCat(
           ColumnName(index), ": ", Quote(field), " opens a quote (\") that is not closed"));
       unclosed_quote = true;

@@ -188,6 +188,7 @@ absl::Status MergeRecords(std::span<const NamedCheckpoint<Real>> shards,
     RegressionMetrics metrics = part.record.metrics;
     metrics.Remove(start_record.metrics);
     record.metrics.Merge(metrics);
+    record.warm_up.after.Merge(metrics);  // the base's window is the only one counted
     for (std::size_t target = 0; target < record.further_targets.size(); ++target) {
       RegressionMetrics further = part.record.further_targets[target];
       if (base != nullptr) further.Remove(start_record.further_targets[target]);

@@ -72,8 +72,14 @@ TEST_CASE("A quote that is never closed is named, not read as a number", "[csv][
   std::vector<double> x(2);
   CHECK(CsvLineParser(3, 2).Parse("\"1,2,3", x).status().message() ==
         "column 0: '\"1,2,3' opens a quote (\") that is not closed");
+  CHECK(CsvLineParser(3, 2).Parse("1,\"2,3", x).status().message() ==
+        "column 1: '\"2,3' opens a quote (\") that is not closed");
+  // A quote closed before more text is text; an ignored column's quote is
+  // its own business.
   CHECK(CsvLineParser(3, 2).Parse("1,\"2\"x,3", x).status().message() ==
-        "column 1: '\"2\"x' opens a quote (\") that is not closed");
+        "column 1: '\"2\"x' is not a number (a text column? declare it categorical)");
+  std::vector<double> one(1);
+  REQUIRE(CsvLineParser(3, {1}, ',', {2}).Parse("1,2,\"note", one).ok());
   REQUIRE(CsvLineParser(3, 2).Parse("\"1\",\"2,0\",3", x).status().message() ==
           "column 1: '2,0' is not a number (a text column? declare it categorical)");
 }

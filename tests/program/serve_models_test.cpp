@@ -107,6 +107,41 @@ TEST_CASE("serve --follow answers with each model a learner publishes, never hal
   CHECK(WEXITSTATUS(status) == 2);
 }
 
+TEST_CASE("serve --follow takes a model learned anew, whose targets' mean is its own",
+          "[serve][follow]") {
+  TempDir dir;
+  const std::string model = dir.File("model.rff"), next = dir.File("next.rff");
+  // Two runs of learn on different lines: their windows' means differ.
+  const auto learn = [&](double level, const std::string& path) {
+    std::string lines;
+    for (int t = 0; t < 400; ++t) {
+      const double x = std::sin(0.3 * t);
+      lines += std::to_string(x) + "," + std::to_string(level + x) + "\n";
+    }
+    const std::string input = dir.File("lines.csv");
+    std::ofstream(input) << lines;
+    REQUIRE(std::system((std::string(RFFSTREAM_APP_PATH) + " learn --quiet --features=16 --input=" +
+                         input + " --save=" + path).c_str()) == 0);
+  };
+  learn(100, model);
+  learn(200, next);
+  ServerProcess server(dir, {"--load=" + model, "--follow"});
+  Client client(server.port());
+  std::filesystem::rename(next, model);
+  std::vector<std::string> stats;
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    client.Send("0.5\n!stats\n");
+    stats = client.ReadLines(2);
+    if (stats.size() == 2 && stats[1].find(" reloads 1") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  REQUIRE(stats.size() == 2);
+  CHECK(stats[1].find(" reloads 1") != std::string::npos);
+  CHECK(std::abs(std::stod(stats[0]) - 200.5) < 0.2);
+  CHECK(server.Terminate() == 0);
+  CHECK(server.Log().find("reads its input differently") == std::string::npos);
+}
+
 TEST_CASE("serve --load of a classifier answers classes without its flags", "[serve][checkpoint]") {
   TempDir dir;
   const std::string model = dir.File("classes.rff");

@@ -33,16 +33,30 @@ std::string Stream(double offset, std::vector<double>& targets) {
   return csv;
 }
 
-// The RMSE of the answers after the warm-up window.
-double RmseAfterWindow(const std::string& answers, const std::vector<double>& targets) {
+// The sum of squared errors of answers [first, last) to their targets.
+double Squares(const std::string& answers, const std::vector<double>& targets, std::size_t first,
+               std::size_t last) {
   const std::vector<std::string> lines = Lines(answers);
   REQUIRE(lines.size() == targets.size());
   double squares = 0;
-  for (std::size_t t = kWindow; t < lines.size(); ++t) {
+  for (std::size_t t = first; t < last; ++t) {
     const double error = std::stod(lines[t]) - targets[t];
     squares += error * error;
   }
-  return std::sqrt(squares / static_cast<double>(lines.size() - kWindow));
+  return squares;
+}
+
+// The RMSE of the answers after the warm-up window.
+double RmseAfterWindow(const std::string& answers, const std::vector<double>& targets) {
+  return std::sqrt(Squares(answers, targets, kWindow, targets.size()) /
+                   static_cast<double>(targets.size() - kWindow));
+}
+
+// The summary's "after it: N lines, rmse R": R.
+double SummaryRmseAfterWindow(const std::string& err) {
+  const std::size_t at = err.find("; after it: ");
+  REQUIRE(at != std::string::npos);
+  return std::stod(err.substr(err.find("rmse ", at) + 5));
 }
 
 TEST_CASE("Targets far from zero score as targets near zero, in both precisions",
@@ -64,6 +78,41 @@ TEST_CASE("Targets far from zero score as targets near zero, in both precisions"
       CHECK(RmseAfterWindow(far.out, targets) == Approx(near_rmse).epsilon(0.02));
     }
   }
+}
+
+TEST_CASE("Far from zero, the window's float32 answers keep their digits, and the summary after "
+          "the window holds across a resume", "[app][far_from_zero][checkpoint]") {
+  std::vector<double> targets;
+  const std::string stream = Stream(1e8, targets);
+  // The provisional model's answers (lines 2 to 256: the first has nothing
+  // to go on) score alike in both precisions.
+  double window[2];
+  for (int p = 0; p < 2; ++p) {
+    const RunResult run = RunApp(std::string("learn --quiet --predictions=- --precision=") +
+                                     (p == 0 ? "float32" : "float64"),
+                                 stream);
+    REQUIRE(run.exit_code == 0);
+    window[p] = std::sqrt(Squares(run.out, targets, 1, kWindow) / (kWindow - 1));
+  }
+  CHECK(window[0] == Approx(window[1]).epsilon(0.05));
+  // Learned in two runs, the second from the first's checkpoint: its summary
+  // counts the first run's lines after the window too (the window's first
+  // answer, off by 1e8, must not swamp them).
+  TempDir dir;
+  const std::string model = dir.File("m.rff");
+  const std::vector<std::string> lines = Lines(stream);
+  std::string first, second;
+  for (std::size_t t = 0; t < lines.size(); ++t) (t < 1500 ? first : second) += lines[t] + "\n";
+  const RunResult before = RunApp("learn --predictions=- --save=" + model, first);
+  const RunResult after = RunApp("learn --predictions=- --load=" + model, second);
+  REQUIRE(before.exit_code == 0);
+  REQUIRE(after.exit_code == 0);
+  const std::vector<double> first_targets(targets.begin(), targets.begin() + 1500),
+      second_targets(targets.begin() + 1500, targets.end());
+  const double squares = Squares(before.out, first_targets, kWindow, 1500) +
+                         Squares(after.out, second_targets, 0, second_targets.size());
+  CHECK(SummaryRmseAfterWindow(after.err) ==
+        Approx(std::sqrt(squares / static_cast<double>(kLines - kWindow))).epsilon(1e-3));
 }
 
 TEST_CASE("A model of targets far from zero saves, loads and exports in their units",

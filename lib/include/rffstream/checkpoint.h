@@ -72,8 +72,9 @@ namespace rffstream {
 // 16: an engine that holds Q saves it alone: its stored triangle is empty,
 // and L, D are made from Q when they are needed, as in the run that saved
 // it (half the size, and no inversion at each save).
-// 17: the task's target offsets (Task::target_offsets) before the checksum,
-// a u64 count and as many doubles (older files: none, targets as given).
+// 17: the task's target offsets (Task::target_offsets), a u64 count and as
+// many doubles (older files: none, targets as given), then the regression
+// metrics after the warm-up window (WarmUpScores::after), before the checksum.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 17;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
@@ -82,6 +83,10 @@ inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;
 // answers of its provisional model (none when nothing was answered so).
 struct WarmUpScores {
   RegressionMetrics regression;      // of output 0, for regression
+  // Output 0's answers after the window, summed apart (format 17; older
+  // files: the total less `regression`): a window answered far off would
+  // leave its rounding in a difference.
+  RegressionMetrics after;
   std::int64_t classified = 0;       // a classifier's answers
   std::int64_t classified_right = 0;
 
@@ -201,6 +206,9 @@ template <class Real>
 [[nodiscard]] absl::Status WriteCheckpoint(std::ostream& out, const BasicLearner<Real>& learner,
                                            const CheckpointRecord& record);
 
+// A regression that `rffstream learn` (or serve, or Python) saved learned
+// its targets less record.task.target_offsets: its learner's outputs are
+// answers once AddTargetOffsets (rffstream/stream/task_outputs.h) adds them.
 template <class Real>
 [[nodiscard]] absl::StatusOr<BasicCheckpoint<Real>> LoadCheckpoint(const std::string& path);
 

@@ -23,7 +23,9 @@
 // file ahead, to find text columns the first data line leaves empty: an
 // embedder reading a file gets the same decisions by passing those bytes as
 // settings.input_head. A low-latency host that has numbers rather than text
-// uses the learner itself (rffstream/learner.h).
+// uses the learner itself (rffstream/learner.h); one loaded from a
+// checkpoint of this pipeline answers in the targets' units after
+// AddTargetOffsets (rffstream/stream/task_outputs.h).
 #ifndef RFFSTREAM_STREAM_H_
 #define RFFSTREAM_STREAM_H_
 

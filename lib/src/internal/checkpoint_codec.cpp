@@ -83,6 +83,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   WriteTargetRange(writer, record.target_range);
   CheckpointAccess::WriteInformationFactors(writer, learner);
   writer.WriteArray<double>(record.task.target_offsets);
+  WriteRegressionMetrics(writer, record.warm_up.after);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -171,6 +172,12 @@ absl::StatusOr<BasicCheckpoint<Real>> DecodeCheckpoint(std::span<const unsigned 
     if (absl::Status valid = record->task.Validate(); !valid.ok()) {
       return absl::DataLossError(absl::StrCat(source, ": ", std::string(valid.message())));
     }
+    absl::StatusOr<RegressionMetrics> after = ReadRegressionMetrics(reader);
+    if (!after.ok()) return after.status();
+    record->warm_up.after = *std::move(after);
+  } else {
+    record->warm_up.after = record->metrics;
+    record->warm_up.after.Remove(record->warm_up.regression);
   }
   if (reader.remaining() != 0) {
     return absl::DataLossError(

@@ -28,6 +28,7 @@ absl::Status ModelStage<Real>::SetTask(const Task& task) {
   model_targets_.assign(outputs, Real{0});
   priors_.assign(outputs, Real{0});
   answer_.reserve(std::max<std::size_t>(outputs, 2));
+  outputs_in_double_.reserve(outputs);
   return absl::OkStatus();
 }
 
@@ -201,24 +202,6 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
 }
 
 template <class Real>
-bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
-                                           std::span<const double> outputs, double variance,
-                                           bool labelled, std::span<const double> targets,
-                                           OutcomeSink& sink) {
-  // The provisional model learned the targets as given; Answer adds the
-  // offsets back.
-  for (std::size_t o = 0; o < outputs.size(); ++o) {
-    priors_[o] = static_cast<Real>(
-        outputs[o] - (task_.target_offsets.empty() ? 0.0 : task_.target_offsets[o]));
-  }
-  if (!labelled) ++predicted_only_;
-  // A labelled line of the window widens the range once it is learned
-  // (LearnWithoutAnswer).
-  return Answer(line_number, priors_, static_cast<Real>(variance),
-                labelled ? targets : std::span<const double>(), /*learned=*/false, sink);
-}
-
-template <class Real>
 void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
                                           std::span<const double> inputs,
                                           std::span<const double> targets) {
@@ -240,63 +223,10 @@ void ModelStage<Real>::EndWarmUp() {
     bandwidth_->WindowEnded(learner_->samples_learned(), learner_->config().features.gamma);
   }
   warm_up_.regression = metrics_;
-  after_warm_up_ = RegressionMetrics();
+  warm_up_.after = RegressionMetrics();
   warm_up_ended_ = true;
   warm_up_.classified = classification_.count();
   warm_up_.classified_right = classification_.correct();
-}
-
-template <class Real>
-void ModelStage<Real>::ToAnswers(std::span<double> outputs) const {
-  if (!task_.target_offsets.empty()) {
-    for (std::size_t o = 0; o < outputs.size(); ++o) outputs[o] += task_.target_offsets[o];
-  }
-  if (clip_predictions_) target_range_.Clip(outputs);
-}
-
-template <class Real>
-bool ModelStage<Real>::Answer(std::int64_t line_number, std::span<const Real> outputs,
-                              Real variance, std::span<const double> labels, bool learned,
-                              OutcomeSink& sink) {
-  answer_.clear();
-  if (task_.is_classifier()) {
-    answer_.push_back(PredictedClass(outputs));
-  } else {
-    // Scored as given: clipped, with the range of the lines before this one.
-    answer_.assign(outputs.begin(), outputs.end());
-    ToAnswers(std::span<double>(answer_).first(outputs.size()));
-    if (settings_.with_variance) answer_.push_back(variance);
-  }
-  if (!labels.empty()) {
-    if (task_.is_classifier()) {
-      classification_.Add(PredictedClass(outputs), static_cast<int>(labels[0]));
-    } else {
-      for (std::size_t output = 0; output < outputs.size(); ++output) {
-        target_metrics_[output].Add(answer_[output], labels[output]);
-      }
-      metrics_.Add(answer_[0], labels[0]);
-      if (warm_up_ended_) after_warm_up_.Add(answer_[0], labels[0]);
-      if (learned) target_range_.Add(labels);
-    }
-  }
-  LineOutcome outcome;
-  outcome.kind = LineOutcome::Kind::kAnswer;
-  outcome.line_number = line_number;
-  outcome.values = answer_;
-  outcome.scored = !labels.empty();
-  return sink.Take(outcome);
-}
-
-template <class Real>
-bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) const {
-  // Refused because the model itself is no longer sound: the line's answer
-  // is that error (the pipeline's), not "too large", which would blame it.
-  if (!CheckSound().ok()) return true;
-  LineOutcome outcome;
-  outcome.kind = LineOutcome::Kind::kBad;
-  outcome.line_number = line_number;
-  outcome.reason = kTooLarge;
-  return sink.Take(outcome);
 }
 
 template class ModelStage<float>;

@@ -54,8 +54,6 @@ void ModelStage<Real>::SetMetrics(const CheckpointRecord& record) {
   std::copy(further.begin(), further.end(), target_metrics_.begin() + 1);
   if (task_.is_classifier()) classification_ = record.classification;
   warm_up_ = record.warm_up;
-  after_warm_up_ = metrics_;
-  after_warm_up_.Remove(warm_up_.regression);
   warm_up_ended_ = true;
 }
 

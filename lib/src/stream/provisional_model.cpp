@@ -78,13 +78,16 @@ void ProvisionalModel::Refit() {
       statistics.Add(std::span<const double>(inputs_).subspan(line * dimension, dimension));
     }
     SetStandardization(task_, statistics, config.features);
-    if (!task_.is_classifier()) {
-      const std::span<const double> means = TargetMeans();
-      offsets_.assign(means.begin(), means.end());
-    }
   }
-  std::vector<double> targets = targets_;  // as the model learns them
-  for (std::size_t i = 0; i < targets.size(); ++i) targets[i] -= offsets_[i % offsets_.size()];
+  // The targets as the new model learns them (the old one keeps its own
+  // offsets if the new one cannot be made).
+  std::vector<double> offsets = offsets_;
+  if (options_.standardize > 0 && !task_.is_classifier()) {
+    const std::span<const double> means = TargetMeans();
+    offsets.assign(means.begin(), means.end());
+  }
+  std::vector<double> targets = targets_;
+  for (std::size_t i = 0; i < targets.size(); ++i) targets[i] -= offsets[i % offsets.size()];
   if (lines_ <= kMaxTunedLines &&
       (GammaFromWarmUp(options_) || RidgeFromWarmUp(options_) || KernelFromWarmUp(options_))) {
     TuningRequest request = TuningRequestFor(options_, task_);
@@ -94,7 +97,7 @@ void ProvisionalModel::Refit() {
       config.features.kernel = tuned->kernel;
       config.features.gamma = tuned->gamma;
       config.ridge = tuned->ridge;
-      return Start(std::move(config), targets);
+      return Start(std::move(config), targets, std::move(offsets));
     }
   }
   if (GammaFromWarmUp(options_)) {
@@ -102,14 +105,16 @@ void ProvisionalModel::Refit() {
         inputs_, task_.num_inputs(), config.features.input_offset, config.features.input_scale);
     if (gamma.ok()) config.features.gamma = *gamma;
   }
-  Start(std::move(config), targets);
+  Start(std::move(config), targets, std::move(offsets));
 }
 
-void ProvisionalModel::Start(LearnerConfig config, std::span<const double> targets) {
+void ProvisionalModel::Start(LearnerConfig config, std::span<const double> targets,
+                             std::vector<double> offsets) {
   absl::StatusOr<Learner> learner = Learner::Create(std::move(config));
-  if (!learner.ok()) return;  // answers stay the targets' mean
+  if (!learner.ok()) return;  // answers stay the targets' mean, or the last fit's
   const auto dimension = static_cast<std::size_t>(task_.num_inputs());
   learner_ = *std::move(learner);
+  offsets_ = std::move(offsets);
   std::vector<double> priors(encoded_.size());
   for (int line = 0; line < lines_; ++line) {
     learner_->LearnOutputs(std::span<const double>(inputs_).subspan(line * dimension, dimension),

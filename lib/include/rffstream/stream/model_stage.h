@@ -162,11 +162,8 @@ class ModelStage {
   std::int64_t predicted_only() const { return predicted_only_; }  // unlabelled lines answered
   // The part of the metrics that the warm-up window's provisional model earned.
   const WarmUpScores& warm_up() const { return warm_up_; }
-  // The first target's metrics after the window: summed as the answers come
-  // (the window's part can be many orders of magnitude larger, and taking it
-  // back out of the total would leave its rounding), or, for metrics that
-  // were set (SetMetrics), the total less the window's part.
-  const RegressionMetrics& after_warm_up() const { return after_warm_up_; }
+  // The first target's metrics after the window (WarmUpScores::after).
+  const RegressionMetrics& after_warm_up() const { return warm_up_.after; }
   // With --forget=auto, what the drift tracking saw; else null.
   const DriftTracker<Real>* drift() const { return drift_ ? &*drift_ : nullptr; }
   // With --ridge=auto, the ridge's later choices (ridge_follower.h); else null.
@@ -196,6 +193,10 @@ class ModelStage {
   // targets were `learned` widens the range later answers are clipped to.
   bool Answer(std::int64_t line_number, std::span<const Real> outputs, Real variance,
               std::span<const double> labels, bool learned, OutcomeSink& sink);
+  // The same from outputs in double (the provisional model's, which a
+  // float32 cast would round before their offsets come back).
+  bool AnswerWith(std::int64_t line_number, std::span<const double> outputs, double variance,
+                  std::span<const double> labels, bool learned, OutcomeSink& sink);
   bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
   // A labelled line of a rank that gathers only (model_stage_gathering.cpp):
   // predicted with the merged model, then added to the delta.
@@ -249,8 +250,7 @@ class ModelStage {
   TargetRange target_range_;
   ClassificationMetrics classification_{0};
   WarmUpScores warm_up_;
-  RegressionMetrics after_warm_up_;
-  bool warm_up_ended_ = false;
+  bool warm_up_ended_ = false;  // warm_up_.after sums the answers
   std::optional<DriftTracker<Real>> drift_;
   std::optional<RidgeFollower<Real>> ridge_;
   std::optional<BandwidthFollower<Real>> bandwidth_;
@@ -269,6 +269,7 @@ class ModelStage {
   std::vector<Real> feature_row_;
   std::vector<Real> model_targets_;
   std::vector<Real> priors_;
+  std::vector<double> outputs_in_double_;  // Answer's outputs, as AnswerWith takes them
   std::vector<double> answer_;
   // Labelled lines waiting for a full block: feature rows (or, with
   // threads, inputs), model targets, labels, line numbers; and the block's

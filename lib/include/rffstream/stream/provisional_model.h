@@ -54,9 +54,9 @@ class ProvisionalModel {
 
  private:
   void Refit();
-  // The model of `config`, which learns the lines so far (`targets`: as it
-  // learns them).
-  void Start(LearnerConfig config, std::span<const double> targets);
+  // The model of `config`, which learns the lines so far: `targets`, their
+  // labels less `offsets`, which its answers then get back.
+  void Start(LearnerConfig config, std::span<const double> targets, std::vector<double> offsets);
   std::span<const double> TargetMeans();
 
   const ModelOptions options_;

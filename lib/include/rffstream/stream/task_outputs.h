@@ -45,6 +45,17 @@ void EncodeTargets(const Task& task, std::span<const double> labels, std::span<R
   }
 }
 
+// A regression learner's outputs as answers: its targets' offsets
+// (Task::target_offsets) added back; nothing for a classifier or a task
+// without offsets.
+template <class Value>
+void AddTargetOffsets(const Task& task, std::span<Value> outputs) {
+  if (task.target_offsets.empty()) return;
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    outputs[o] = static_cast<Value>(outputs[o] + task.target_offsets[o]);
+  }
+}
+
 // The predicted class: the output with the largest value.
 template <class Real>
 int PredictedClass(std::span<const Real> outputs) {
