@@ -1,13 +1,24 @@
-"""scikit-learn's base class and NotFittedError when scikit-learn is
-installed (so clone, GridSearchCV, Pipeline and the estimator checks work),
+"""scikit-learn's base class, mixins and NotFittedError when scikit-learn
+is installed (so clone, GridSearchCV, Pipeline, the estimator checks and
+is_classifier work, whether the version reads _estimator_type or tags),
 else stand-ins with the same get_params/set_params: the River habits
 (learn_one, predict_one) need no scikit-learn."""
 
 try:
-    from sklearn.base import BaseEstimator
+    from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
     from sklearn.exceptions import DataConversionWarning, NotFittedError
 except ImportError:
     import inspect
+
+    class ClassifierMixin:
+        """Marks a classifier."""
+
+        _estimator_type = "classifier"
+
+    class RegressorMixin:
+        """Marks a regressor."""
+
+        _estimator_type = "regressor"
 
     class NotFittedError(ValueError, AttributeError):
         """A model used before it learned anything."""

@@ -41,6 +41,12 @@ class StreamingEstimator(Persistence, BaseEstimator):
         # NaN in X is a missing value, read as the input's mean.
         return {"allow_nan": True}
 
+    def __sklearn_tags__(self):
+        # The same for scikit-learn 1.6 and later, which read tags here.
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
     def _keep_parameters(self, arguments):
         """A constructor's arguments (its locals()) as attributes, unchanged,
         as scikit-learn's get_params and clone expect."""

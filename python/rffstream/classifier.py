@@ -6,13 +6,13 @@ import warnings
 import numpy as np
 
 from . import _arrays, _engine
-from ._compat import DataConversionWarning
+from ._compat import ClassifierMixin, DataConversionWarning
 from ._estimator import StreamingEstimator
 from ._labels import label_array, labels_from_texts, probabilities
 from ._parameters import DEFAULT_BLOCK, PARAMETERS
 
 
-class Classifier(StreamingEstimator):
+class Classifier(ClassifierMixin, StreamingEstimator):
     __doc__ = """A streaming kernel classifier with the options of `rffstream learn
     --classes=K`.
 

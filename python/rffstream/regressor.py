@@ -4,6 +4,7 @@ learned online by exact recursive least squares."""
 import numpy as np
 
 from . import _arrays
+from ._compat import RegressorMixin
 from ._estimator import StreamingEstimator
 from ._parameters import DEFAULT_BLOCK, PARAMETERS
 
@@ -13,7 +14,7 @@ def _target_names(targets):
     return ["y"] if targets == 1 else [f"y{t}" for t in range(targets)]
 
 
-class Regressor(StreamingEstimator):
+class Regressor(RegressorMixin, StreamingEstimator):
     __doc__ = """A streaming kernel regressor with the options of `rffstream learn`.
 
     River habits: ``learn_one(x, y)``, ``predict_one(x)`` with x a dict of

@@ -1,6 +1,11 @@
 """River habits: learn_one/predict_one on dicts or sequences, with
 progressive validation during the warm-up window."""
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -17,7 +22,8 @@ def test_predict_one_then_learn_one_is_progressive_validation(regression_stream)
         errors.append(model.predict_one(sample) - target)
         model.learn_one(sample, target)
     window = 256
-    # Within the window: the mean of the targets so far.
+    # Within the window, before the provisional model's first fit (4
+    # samples): the mean of the targets so far.
     assert errors[1] == pytest.approx(y[0] - y[1])
     assert errors[2] == pytest.approx((y[0] + y[1]) / 2 - y[2])
     # After it: the model's a-priori predictions, as learn() gives them.
@@ -35,7 +41,7 @@ def test_classifier_one_at_a_time(class_stream):
     for x, label in zip(X, labels[y]):
         hits += model.predict_one(x) == label
         model.learn_one(x, label)
-    assert hits / len(y) > 0.8  # the window predicts the most frequent class so far
+    assert hits / len(y) > 0.8  # the window: the provisional model's classes
     assert model.metrics_["accuracy"] > 0.85
 
 
@@ -118,3 +124,34 @@ def test_several_targets_one_at_a_time(regression_stream):
     prediction = model.predict_one(X[0])
     assert prediction.shape == (2,)
     assert prediction[0] == pytest.approx(-prediction[1], abs=1e-12)
+
+
+def test_river_habits_need_no_scikit_learn():
+    """With scikit-learn unimportable, the estimators still learn, predict
+    and score (the stand-ins in rffstream/_compat.py)."""
+    script = textwrap.dedent("""
+        import sys
+
+        class NoScikitLearn:
+            def find_spec(self, name, path, target=None):
+                if name == "sklearn" or name.startswith("sklearn."):
+                    raise ImportError("scikit-learn is not installed")
+
+        sys.meta_path.insert(0, NoScikitLearn())
+        import numpy as np
+        import rffstream
+
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(400, 3))
+        model = rffstream.Regressor(features=32)
+        for x, target in zip(X, X[:, 0]):
+            model.predict_one(x)
+            model.learn_one(x, target)
+        assert model.score(X, X[:, 0]) > 0.9
+        assert rffstream.Classifier()._estimator_type == "classifier"
+        assert "sklearn" not in sys.modules
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=dict(os.environ), check=False)
+    assert done.returncode == 0, done.stderr
+
