@@ -113,14 +113,15 @@ inline bool EraseTrailingArrays(std::string& bytes, int arrays) {
 }
 
 // Removes what version 17 added, for files of version 16 made from new
-// ones: the target offsets (a u64 count n and n doubles) and the metrics
-// after the warm-up window (an i64 count and 4 doubles) before the
-// checksum; the bytes are marked as version 16.
+// ones: the target offsets (a u64 count n and n doubles), the metrics
+// after the warm-up window (an i64 count and 4 doubles) and the class
+// labels' kind (a byte) before the checksum; the bytes are marked as
+// version 16.
 inline void RemoveVersion17Fields(std::string& bytes) {
   std::uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 8, sizeof(version));
   if (version < 17) return;
-  constexpr std::size_t kChecksumBytes = 4, kMetricsBytes = 8 + 4 * sizeof(double);
+  constexpr std::size_t kChecksumBytes = 4, kMetricsBytes = 8 + 4 * sizeof(double) + 1;
   bytes.erase(bytes.size() - kChecksumBytes - kMetricsBytes, kMetricsBytes);
   if (!EraseTrailingArrays(bytes, 1)) FAIL("no target offsets at the end of the checkpoint");
   MarkAsVersion(bytes, 16);

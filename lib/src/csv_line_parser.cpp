@@ -218,29 +218,31 @@ absl::StatusOr<bool> CsvLineParser::ParseTargets(std::string_view line, std::spa
   int missing_targets = 0;
   absl::Status error;
   // Every field is counted, so that a line of the wrong width says so
-  // before what its first bad field would (unless a quote left open took
-  // the rest of the line).
-  bool unclosed_quote = false;
+  // before what its first bad field would, unless a quote left open took
+  // the rest of the line: that is said instead. An opening quote with no
+  // closing one in a number is an error; in an ignored or text column, only
+  // when it swallowed fields.
+  absl::Status open_quote;
   ForEachField(line, delimiter_, [&](int index, std::string_view field) {
     fields = index + 1;
     if (index >= num_fields_ || !error.ok()) return true;
-    // A number's opening quote with no closing one ran to the end of the
-    // line (an ignored or text column keeps it as it is).
-    const Field::Kind kind = fields_[static_cast<std::size_t>(index)].kind;
     if (const std::string_view trimmed = TrimSpaces(field);
-        (kind == Field::Kind::kNumber || kind == Field::Kind::kTarget) && !trimmed.empty() &&
-        trimmed.front() == '"' && trimmed.find('"', 1) == std::string_view::npos) {
-      error = absl::InvalidArgumentError(absl::StrCat(
+        !trimmed.empty() && trimmed.front() == '"' && trimmed.find('"', 1) == std::string_view::npos) {
+      open_quote = absl::InvalidArgumentError(absl::StrCat(
           ColumnName(index), ": ", Quote(field), " opens a quote (\") that is not closed"));
-      unclosed_quote = true;
-      return true;
+      const Field::Kind kind = fields_[static_cast<std::size_t>(index)].kind;
+      if (kind == Field::Kind::kNumber || kind == Field::Kind::kTarget) {
+        error = open_quote;
+        return true;
+      }
     }
     error = ReadField(index, TrimSpaces(Unquote(field)), inputs, targets, missing_targets);
     return true;
   });
-  if (fields != num_fields_ && !unclosed_quote) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("expected ", num_fields_, " fields, got ", fields));
+  if (fields != num_fields_) {
+    return open_quote.ok() ? absl::InvalidArgumentError(absl::StrCat(
+                                 "expected ", num_fields_, " fields, got ", fields))
+                           : open_quote;
   }
   if (!error.ok()) return error;
   if (missing_targets > 0 && missing_targets < num_targets_) {

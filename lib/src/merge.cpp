@@ -188,7 +188,17 @@ absl::Status MergeRecords(std::span<const NamedCheckpoint<Real>> shards,
     RegressionMetrics metrics = part.record.metrics;
     metrics.Remove(start_record.metrics);
     record.metrics.Merge(metrics);
-    record.warm_up.after.Merge(metrics);  // the base's window is the only one counted
+    // After the window, each shard's part apart from the window's (which
+    // can be far larger): a base's window counts once, shards learned from
+    // scratch bring their own.
+    RegressionMetrics after = part.record.warm_up.after;
+    after.Remove(start_record.warm_up.after);
+    record.warm_up.after.Merge(after);
+    if (base == nullptr) {
+      record.warm_up.regression.Merge(part.record.warm_up.regression);
+      record.warm_up.classified += part.record.warm_up.classified;
+      record.warm_up.classified_right += part.record.warm_up.classified_right;
+    }
     for (std::size_t target = 0; target < record.further_targets.size(); ++target) {
       RegressionMetrics further = part.record.further_targets[target];
       if (base != nullptr) further.Remove(start_record.further_targets[target]);

@@ -86,7 +86,8 @@ class StreamingEstimator(Persistence, BaseEstimator):
                 options["standardize"] = max(stream_window, min(fit_rows, FIT_WINDOW_ROWS))
         self._engine = _engine.create(options, self.block, num_inputs,
                                       num_targets, num_classes, list(names),
-                                      self._class_label_texts(), text, self._buckets())
+                                      self._class_label_texts(), text, self._buckets(),
+                                      self._text_class_labels())
         self.n_features_in_ = num_inputs
         self._num_targets = num_targets
         self._y_columns = y_columns or num_targets > 1
@@ -99,6 +100,10 @@ class StreamingEstimator(Persistence, BaseEstimator):
     def _class_label_texts(self):
         """The labels as the checkpoint keeps them (text); none for a regressor."""
         return []
+
+    def _text_class_labels(self):
+        """Whether the labels are text, to load back as text."""
+        return False
 
     @staticmethod
     def _frame_names(X, y):

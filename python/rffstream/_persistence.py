@@ -62,13 +62,15 @@ class Persistence:
         self._engine = self._engine_holding(description, X, y)
         self._restore_keys()
 
-    def _engine_holding(self, description, X, y, class_labels=None):
+    def _engine_holding(self, description, X, y, class_labels=None, text_labels=False):
         """A new engine of this estimator's options for the model that
         `description` describes (still in its warm-up window), holding the
-        samples X, y again; a classifier's labels may be given anew."""
+        samples X, y again; a classifier's labels may be given anew (as
+        text, and whether they were text)."""
         classes = description["num_classes"]
         if class_labels is None:
             class_labels = description.get("class_labels", [])
+            text_labels = description.get("text_class_labels", False)
         else:
             classes = len(class_labels)
         text = list(description.get("categorical_columns", []))
@@ -76,7 +78,8 @@ class Persistence:
         engine = _engine.create(self._model_options(), self.block,
                                 description["num_inputs"] - len(text) * (buckets - 1),
                                 1 if classes else description["num_outputs"], classes,
-                                description["column_names"], class_labels, text, buckets)
+                                description["column_names"], class_labels, text, buckets,
+                                text_labels)
         if len(X):
             engine.learn(X, y)
         return engine

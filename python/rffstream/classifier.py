@@ -57,6 +57,9 @@ class Classifier(ClassifierMixin, StreamingEstimator):
     def _class_label_texts(self):
         return [str(label) for label in self.classes_.tolist()]
 
+    def _text_class_labels(self):
+        return all(isinstance(label, str) for label in self.classes_.tolist())
+
     def _class_indices(self, y):
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
@@ -152,8 +155,9 @@ class Classifier(ClassifierMixin, StreamingEstimator):
             self._engine = engine.with_class(str(label), self.block)
         else:  # the warm-up window: its samples are held again by a new engine
             X, y = engine.held()
-            self._engine = self._engine_holding(engine.description(), X, y,
-                                                [str(text) for text in labels.tolist()])
+            self._engine = self._engine_holding(
+                engine.description(), X, y, [str(text) for text in labels.tolist()],
+                all(isinstance(label, str) for label in labels.tolist()))
         self._restore_keys()
         self._set_classes(labels)
 
@@ -256,16 +260,20 @@ class Classifier(ClassifierMixin, StreamingEstimator):
         outputs = np.asarray(engine.predict_outputs_one(self._one(x)), dtype=float).reshape(1, -1)
         return dict(zip(self.classes_.tolist(), probabilities(outputs)[0].tolist()))
 
-    def score(self, X, y):
-        """Accuracy."""
-        return float(np.mean(self.predict(X) == np.asarray(y).ravel()))
+    def score(self, X, y, sample_weight=None):
+        """Accuracy (weighted by sample_weight when given)."""
+        hits = self.predict(X) == np.asarray(y).ravel()
+        return float(np.average(hits, weights=sample_weight))
 
     def _adopt(self, engine):
         super()._adopt(engine)
         description = engine.description()
         texts = description["class_labels"]
-        # The labels travel in the checkpoint; a model of the command line
-        # has classes 0..K-1.
-        self.classes = (labels_from_texts(texts).tolist() if texts
-                        else description["num_classes"])
+        # The labels travel in the checkpoint, text as text; a model of the
+        # command line has classes 0..K-1.
+        if description["text_class_labels"]:
+            self.classes = list(texts)
+        else:
+            self.classes = (labels_from_texts(texts).tolist() if texts
+                            else description["num_classes"])
         self._set_classes(self.classes)

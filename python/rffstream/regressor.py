@@ -115,15 +115,27 @@ class Regressor(RegressorMixin, StreamingEstimator):
         engine, X = self._features_for_prediction(X)
         return engine.predict_with_variance(X)
 
-    def score(self, X, y):
-        """R² of the predictions (averaged over targets)."""
+    def score(self, X, y, sample_weight=None):
+        """R² of the predictions (averaged over targets; weighted by
+        sample_weight when given, as scikit-learn's r2_score)."""
         predictions = self.predict(X)
         y = _arrays.targets(y, predictions.shape[0]).reshape(predictions.shape)
-        residual = ((y - predictions) ** 2).sum(axis=0)
-        total = ((y - y.mean(axis=0)) ** 2).sum(axis=0)
+        weights = (np.ones(len(y)) if sample_weight is None
+                   else np.asarray(sample_weight, dtype=float).ravel())
+        if weights.shape != (len(y),):
+            raise ValueError(f"sample_weight has {weights.size} values for {len(y)} samples")
+        weights = weights.reshape((-1,) + (1,) * (y.ndim - 1))
+        residual = (weights * (y - predictions) ** 2).sum(axis=0)
+        mean = (weights * y).sum(axis=0) / weights.sum()
+        total = (weights * (y - mean) ** 2).sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             r2 = np.where(total > 0, 1 - residual / total, np.where(residual > 0, 0.0, 1.0))
         return float(np.mean(r2))
 
     def _more_tags(self):
         return {"multioutput": True}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags

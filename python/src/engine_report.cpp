@@ -41,6 +41,7 @@ py::dict DescribeModel(const StreamEstimator<Real>& estimator) {
   description["num_classes"] = task.num_classes;
   description["column_names"] = task.column_names;
   description["class_labels"] = task.class_labels;
+  description["text_class_labels"] = task.text_class_labels;
   description["input_names"] = InputNames(task);
   description["categorical_columns"] = task.categorical_columns;
   description["category_buckets"] = task.category_buckets;

@@ -88,7 +88,7 @@ ModelOptions ModelOptionsFrom(const py::dict& parameters) {
 py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, int num_targets,
                         int num_classes, std::vector<std::string> column_names,
                         std::vector<std::string> class_labels, std::vector<int> categorical_columns,
-                        int category_buckets) {
+                        int category_buckets, bool text_class_labels) {
   ModelOptions options = ModelOptionsFrom(parameters);
   const EstimatorShape shape{num_inputs,
                              num_targets,
@@ -96,7 +96,8 @@ py::object CreateEngine(const py::dict& parameters, int block, int num_inputs, i
                              std::move(column_names),
                              std::move(class_labels),
                              std::move(categorical_columns),
-                             category_buckets};
+                             category_buckets,
+                             text_class_labels};
   if (options.precision == Precision::kFloat32) {
     auto estimator = StreamEstimator<float>::Create(std::move(options), block, shape);
     Check(estimator.status());
@@ -168,7 +169,8 @@ PYBIND11_MODULE(_engine, module) {
              py::arg("num_inputs"), py::arg("num_targets"), py::arg("num_classes"),
              py::arg("column_names"), py::arg("class_labels") = std::vector<std::string>(),
              py::arg("categorical_columns") = std::vector<int>(),
-             py::arg("category_buckets") = rffstream::Task::kDefaultCategoryBuckets);
+             py::arg("category_buckets") = rffstream::Task::kDefaultCategoryBuckets,
+             py::arg("text_class_labels") = false);
   module.def("load", &LoadEngine, py::arg("path"), py::arg("block"));
   module.def("from_bytes", &EngineFromBytes, py::arg("data"), py::arg("block"));
   module.attr("version") = std::string(rffstream::kVersion);

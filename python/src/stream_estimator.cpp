@@ -63,6 +63,7 @@ absl::StatusOr<std::unique_ptr<StreamEstimator<Real>>> StreamEstimator<Real>::Cr
                            shape.num_inputs + shape.num_targets);
   if (!task.ok()) return task.status();
   task->class_labels = shape.class_labels;
+  task->text_class_labels = shape.text_class_labels;
   task->categorical_columns = shape.categorical_columns;
   task->category_buckets = shape.category_buckets;
   if (absl::Status valid = task->Validate(); !valid.ok()) return valid;

@@ -40,6 +40,7 @@ struct EstimatorShape {
   // hashes (rffstream.text); num_inputs counts the columns.
   std::vector<int> categorical_columns;
   int category_buckets = Task::kDefaultCategoryBuckets;
+  bool text_class_labels = false;  // Task::text_class_labels
 };
 
 // A sample that was not learned, and why.

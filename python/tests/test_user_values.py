@@ -52,6 +52,19 @@ def test_labels_keep_their_text_through_a_checkpoint(class_stream, tmp_path):
                                   model.predict(X[400:500]))
 
 
+def test_text_labels_that_read_as_numbers_stay_text(class_stream, tmp_path):
+    X, y = class_stream
+    labels = np.array(["1", "2", "3"])[y]
+    model = rffstream.Classifier().fit(X[:400], labels[:400])
+    model.save(tmp_path / "m.rff")
+    loaded = rffstream.load(tmp_path / "m.rff")
+    assert loaded.classes_.tolist() == ["1", "2", "3"]
+    assert loaded.score(X[400:600], labels[400:600]) == model.score(X[400:600], labels[400:600])
+    numbers = rffstream.Classifier().fit(X[:400], y[:400] + 10)
+    numbers.save(tmp_path / "n.rff")
+    assert rffstream.load(tmp_path / "n.rff").classes_.tolist() == [10, 11, 12]
+
+
 def test_pandas_missing_value_is_a_missing_input(regression_stream):
     pd = pytest.importorskip("pandas")
     X, y = regression_stream

@@ -259,9 +259,9 @@ TEST_CASE("A model holding a NaN is not saved, and a file holding one is not loa
   // none (20, 4 and 8 bytes), the targets' range that is none (two empty
   // arrays, 16 bytes), the engine's bulk flag (a byte, 0), the target
   // offsets that are none (an empty array, 8 bytes), the metrics after the
-  // window (40 bytes) and the checksum.
+  // window (40 bytes), the class labels' kind (a byte) and the checksum.
   std::vector<char> bad = good;
-  const std::size_t offset = bad.size() - 4 - 40 - 8 - 1 - 16 - 20 - 4 - 8 - 4 - 4 * 8 - 4;
+  const std::size_t offset = bad.size() - 4 - 1 - 40 - 8 - 1 - 16 - 20 - 4 - 8 - 4 - 4 * 8 - 4;
   const double nan = std::nan("");
   std::memcpy(bad.data() + offset, &nan, sizeof(nan));
   const std::uint32_t checksum = internal::ExtendCrc32c(

@@ -80,6 +80,9 @@ TEST_CASE("A quote that is never closed is named, not read as a number", "[csv][
         "column 1: '\"2\"x' is not a number (a text column? declare it categorical)");
   std::vector<double> one(1);
   REQUIRE(CsvLineParser(3, {1}, ',', {2}).Parse("1,2,\"note", one).ok());
+  // Unless it swallowed the fields after it.
+  CHECK(CsvLineParser(3, {1}, ',', {0}).Parse("\"note,2,3", one).status().message() ==
+        "column 0: '\"note,2,3' opens a quote (\") that is not closed");
   REQUIRE(CsvLineParser(3, 2).Parse("\"1\",\"2,0\",3", x).status().message() ==
           "column 1: '2,0' is not a number (a text column? declare it categorical)");
 }

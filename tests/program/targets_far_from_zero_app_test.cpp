@@ -113,6 +113,31 @@ TEST_CASE("Far from zero, the window's float32 answers keep their digits, and th
                          Squares(after.out, second_targets, 0, second_targets.size());
   CHECK(SummaryRmseAfterWindow(after.err) ==
         Approx(std::sqrt(squares / static_cast<double>(kLines - kWindow))).epsilon(1e-3));
+  // The second half in two shards of the first run's model, merged with it
+  // as their base: the merged model's summary counts every shard's lines.
+  std::string halves[2];
+  for (std::size_t t = 1500; t < lines.size(); ++t) halves[t < 2250 ? 0 : 1] += lines[t] + "\n";
+  const std::string shards[2] = {dir.File("s0.rff"), dir.File("s1.rff")};
+  double shard_squares = 0;
+  for (int s = 0; s < 2; ++s) {
+    const RunResult shard = RunApp("learn --quiet --predictions=- --load=" + model +
+                                       " --save=" + shards[s], halves[s]);
+    REQUIRE(shard.exit_code == 0);
+    const std::vector<double> part(targets.begin() + 1500 + 750 * s,
+                                   targets.begin() + 2250 + 750 * s);
+    shard_squares += Squares(shard.out, part, 0, part.size());
+  }
+  const std::string merged = dir.File("merged.rff");
+  REQUIRE(RunApp("merge --base=" + model + " --save=" + merged + " " + shards[0] + " " + shards[1], "")
+              .exit_code == 0);
+  const RunResult last = RunApp("learn --predictions=- --load=" + merged, lines.back() + "\n");
+  REQUIRE(last.exit_code == 0);
+  const double last_squares = Squares(last.out, {targets.back()}, 0, 1);
+  CHECK(SummaryRmseAfterWindow(last.err) ==
+        Approx(std::sqrt((Squares(before.out, first_targets, kWindow, 1500) + shard_squares +
+                          last_squares) /
+                         static_cast<double>(kLines + 1 - kWindow)))
+            .epsilon(1e-3));
 }
 
 TEST_CASE("A model of targets far from zero saves, loads and exports in their units",

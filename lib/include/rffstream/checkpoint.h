@@ -73,8 +73,9 @@ namespace rffstream {
 // and L, D are made from Q when they are needed, as in the run that saved
 // it (half the size, and no inversion at each save).
 // 17: the task's target offsets (Task::target_offsets), a u64 count and as
-// many doubles (older files: none, targets as given), then the regression
-// metrics after the warm-up window (WarmUpScores::after), before the checksum.
+// many doubles (older files: none, targets as given), the regression
+// metrics after the warm-up window (WarmUpScores::after) and a byte for
+// Task::text_class_labels, before the checksum.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 17;
 // The oldest format this build still reads (version 3: no loss, always squared).
 inline constexpr std::uint32_t kOldestCheckpointFormatVersion = 3;

@@ -74,6 +74,9 @@ struct Task {
   // or empty: the labels are 0..K-1. Kept so that a model learned on other
   // labels (Python's Classifier) answers with them again after a load.
   std::vector<std::string> class_labels;
+  // The labels were text even where they read as numbers ("1", "007":
+  // Python's str labels), and load back as text (format 17).
+  bool text_class_labels = false;
   // Settings that the first lines of the data decided (0 / false: none):
   // the window that standardized the inputs, and the bandwidth, ridge and
   // kernel chosen on it. Kept so that repeating the same flags is recognized.

@@ -84,6 +84,7 @@ absl::StatusOr<std::vector<unsigned char>> EncodeCheckpoint(const BasicLearner<R
   CheckpointAccess::WriteInformationFactors(writer, learner);
   writer.WriteArray<double>(record.task.target_offsets);
   WriteRegressionMetrics(writer, record.warm_up.after);
+  writer.Write<std::uint8_t>(record.task.text_class_labels ? 1 : 0);
   if (writer.non_finite_count() > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("not saved: the model or its metrics hold ", writer.non_finite_count(),
@@ -175,6 +176,18 @@ absl::StatusOr<BasicCheckpoint<Real>> DecodeCheckpoint(std::span<const unsigned 
     absl::StatusOr<RegressionMetrics> after = ReadRegressionMetrics(reader);
     if (!after.ok()) return after.status();
     record->warm_up.after = *std::move(after);
+    if (record->warm_up.after.count() + record->warm_up.regression.count() >
+        record->metrics.count()) {
+      return absl::DataLossError(absl::StrCat(
+          source, ": the metrics after the warm-up window count more answers than the metrics"));
+    }
+    std::uint8_t text_labels = 0;
+    if (absl::Status read = reader.Read("class label kind", text_labels); !read.ok()) return read;
+    if (text_labels > 1) {
+      return absl::DataLossError(absl::StrCat(source, ": class label kind ",
+                                              static_cast<int>(text_labels), " is not 0 or 1"));
+    }
+    record->task.text_class_labels = text_labels == 1;
   } else {
     record->warm_up.after = record->metrics;
     record->warm_up.after.Remove(record->warm_up.regression);

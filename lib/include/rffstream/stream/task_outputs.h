@@ -47,7 +47,9 @@ void EncodeTargets(const Task& task, std::span<const double> labels, std::span<R
 
 // A regression learner's outputs as answers: its targets' offsets
 // (Task::target_offsets) added back; nothing for a classifier or a task
-// without offsets.
+// without offsets. REQUIRES: outputs.size() == task.num_outputs(). In
+// double: a float32 answer far from zero would lose the digits the
+// offsets kept.
 template <class Value>
 void AddTargetOffsets(const Task& task, std::span<Value> outputs) {
   if (task.target_offsets.empty()) return;
