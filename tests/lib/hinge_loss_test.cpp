@@ -315,16 +315,5 @@ TEST_CASE("A sample that is not finite is refused whole by the hinge loss", "[hi
   CHECK(std::isnan(learner->PredictWithVariance(std::vector<double>{0.5, 0.5}).variance));
 }
 
-TEST_CASE("The hinge loss keeps a P per class: its memory estimate says so", "[hinge]") {
-  LearnerConfig config = HingeConfig(26, 1024, 0.01);
-  const double hinge = config.MemoryBytes(4);
-  config.loss = Loss::kSquared;
-  const double squared = config.MemoryBytes(4);
-  CHECK(hinge > 24 * squared);
-  CHECK(hinge < 26 * squared);
-  CHECK(ParseLoss("hinge").value() == Loss::kHinge);
-  CHECK(ParseLoss("svm").status().message() == "unknown loss 'svm' (expected squared or hinge)");
-}
-
 }  // namespace
 }  // namespace rffstream

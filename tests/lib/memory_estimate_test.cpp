@@ -1,6 +1,7 @@
 // LearnerConfig::MemoryBytes against what building a model holds at its
 // peak: the frequencies of a float map are sampled in double and converted,
-// both copies alive at once (BasicFeatureMap::Create); and what blocks add.
+// both copies alive at once (BasicFeatureMap::Create); what blocks add; a
+// P per class for the hinge loss.
 #include <catch2/catch.hpp>
 
 #include "rffstream/learner_config.h"
@@ -40,6 +41,21 @@ TEST_CASE("The memory estimate counts the second factors of blocks", "[learner][
   CHECK(config.MemoryBytes(8, 1024) - config.MemoryBytes(8) < 8 * 3.1 * 1024 * rows);
   config.ridge = 1e-8;  // the factor form in float64 too
   CHECK(config.MemoryBytes(8, 1024) - config.MemoryBytes(8) >= 8 * 2 * triangle);
+}
+
+TEST_CASE("The hinge loss keeps a P per class: its memory estimate says so", "[hinge]") {
+  LearnerConfig config;
+  config.features.input_dimension = 2;
+  config.features.num_features = 1024;
+  config.num_outputs = 26;
+  config.loss = Loss::kHinge;
+  const double hinge = config.MemoryBytes(4);
+  config.loss = Loss::kSquared;
+  const double squared = config.MemoryBytes(4);
+  CHECK(hinge > 24 * squared);
+  CHECK(hinge < 26 * squared);
+  CHECK(ParseLoss("hinge").value() == Loss::kHinge);
+  CHECK(ParseLoss("svm").status().message() == "unknown loss 'svm' (expected squared or hinge)");
 }
 
 }  // namespace
