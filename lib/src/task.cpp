@@ -51,23 +51,36 @@ bool Task::IsCategorical(int column) const {
          categorical_columns.end();
 }
 
-std::vector<int> Task::CategoryInputStarts() const {
-  std::vector<int> starts;
-  if (format == InputFormat::kLibsvm) return starts;
-  int input = 0;
+std::vector<int> Task::InputColumns() const {
+  std::vector<int> columns;
+  if (format == InputFormat::kLibsvm) return columns;
   for (int column = 0; column < num_fields; ++column) {
     const auto listed = [column](const std::vector<int>& list) {
       return std::find(list.begin(), list.end(), column) != list.end();
     };
-    if (listed(target_columns) || listed(ignored_columns)) continue;
-    if (IsCategorical(column)) {
-      starts.push_back(input);
-      input += category_buckets;
-    } else {
-      ++input;
-    }
+    if (!listed(target_columns) && !listed(ignored_columns)) columns.push_back(column);
+  }
+  return columns;
+}
+
+std::vector<int> Task::CategoryInputStarts() const {
+  std::vector<int> starts;
+  int input = 0;
+  for (const int column : InputColumns()) {
+    if (IsCategorical(column)) starts.push_back(input);
+    input += IsCategorical(column) ? category_buckets : 1;
   }
   return starts;
+}
+
+std::string Task::InputName(int input) const {
+  if (format == InputFormat::kLibsvm) return absl::StrCat("index ", input + 1);
+  int first = 0;
+  for (const int column : InputColumns()) {
+    first += IsCategorical(column) ? category_buckets : 1;
+    if (input < first) return ColumnName(column);
+  }
+  return absl::StrCat("input ", input);
 }
 
 int Task::NumFields(LineColumns columns) const {

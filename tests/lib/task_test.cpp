@@ -31,6 +31,24 @@ TEST_CASE("A task counts its inputs, targets and outputs", "[task]") {
   CHECK(libsvm.num_outputs() == 1);
 }
 
+TEST_CASE("A task names the column of each model input", "[task]") {
+  Task task = ClassTask();
+  task.categorical_columns = {0};
+  task.category_buckets = 4;
+  REQUIRE(task.Validate().ok());
+  CHECK(task.InputColumns() == std::vector<int>{0, 2});
+  CHECK(task.CategoryInputStarts() == std::vector<int>{0});
+  // Inputs 0..3 are column 0's buckets; input 4 is column 2.
+  CHECK(task.InputName(3) == "column 0 'a'");
+  CHECK(task.InputName(4) == "column 2 'b'");
+  CHECK(task.InputName(5) == "input 5");
+  Task libsvm;
+  libsvm.format = InputFormat::kLibsvm;
+  libsvm.libsvm_dimension = 7;
+  CHECK(libsvm.InputName(0) == "index 1");
+  CHECK(libsvm.InputColumns().empty());
+}
+
 TEST_CASE("A task's parser reads its layout", "[task]") {
   const Task task = ClassTask();
   std::vector<double> inputs(2), targets(1);

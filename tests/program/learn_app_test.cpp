@@ -217,8 +217,13 @@ TEST_CASE("A huge finite number is a bad line and never poisons the model",
                                     "--gamma=0.3 --ridge=0.01 --block=" + block + " --save=" + model,
                                     csv);
     CHECK(result.exit_code == 0);
-    CHECK(result.err.find("line 31: a number is too large for the model") != std::string::npos);
-    CHECK(result.err.find("line 32: a number is too large for the model") != std::string::npos);
+    // The reason names the column to look at: an input, then the target.
+    CHECK(result.err.find("line 31: a number is too large for the model (its features, prediction "
+                          "or update would not be finite): its largest number is in column 0") !=
+          std::string::npos);
+    CHECK(result.err.find("line 32: a number is too large for the model (its features, prediction "
+                          "or update would not be finite): its largest number is in column 2") !=
+          std::string::npos);
     CHECK(result.err.find("60 learned, 0 predicted only, 2 rejected") != std::string::npos);
     const std::vector<std::string> lines = Lines(result.out);
     REQUIRE(lines.size() == 62);
@@ -234,7 +239,8 @@ TEST_CASE("A huge finite number is a bad line and never poisons the model",
   const RunResult window = RunApp("learn --standardize=10 --gamma=0.3 --ridge=0.01 --features=16",
                                   SmoothCsv(4) + "1e160,0,1\n" + SmoothCsv(20));
   CHECK(window.exit_code == 0);
-  CHECK(window.err.find("line 5: an input is too large to standardize") != std::string::npos);
+  CHECK(window.err.find("line 5: an input is too large to standardize (its square overflows): its "
+                        "largest number is in column 0") != std::string::npos);
   CHECK(window.err.find("24 learned, 0 predicted only, 1 rejected") != std::string::npos);
   // float32: a target beyond its range.
   const RunResult single = RunApp("learn --precision=float32 --features=16 --standardize=0 "

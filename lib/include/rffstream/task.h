@@ -98,6 +98,8 @@ struct Task {
   int num_inputs() const;        // the model's inputs (a category column counts its buckets)
   int num_input_columns() const;  // the columns that hold inputs
   bool IsCategorical(int column) const;
+  // The columns that hold inputs, in order (empty for libsvm).
+  std::vector<int> InputColumns() const;
   // The first input of each category column's category_buckets inputs, in
   // column order (inputs are laid out column by column).
   std::vector<int> CategoryInputStarts() const;
@@ -107,6 +109,9 @@ struct Task {
 
   // Names a column for messages: its header name if any, else its index.
   std::string ColumnName(int column) const;
+  // Names the column that holds the model's input `input` (every bucket of a
+  // category column names it), or its libsvm index.
+  std::string InputName(int input) const;
 
   // Names the first inconsistency (columns out of range or named twice, a
   // classifier with several targets, ...).

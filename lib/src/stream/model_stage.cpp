@@ -90,7 +90,9 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
     if (drift_) drift_->Remember(inputs, model_targets_);
-    if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) return Refuse(line_number, sink);
+    if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) {
+      return Refuse(line_number, inputs, targets, sink);
+    }
     if (delta_ != nullptr) AddToDelta(row, model_targets_, priors_, line_number);
     if (ridge_) ridge_->Learned(model_targets_);
     if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);
@@ -100,7 +102,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   }
   if (!labelled) ++predicted_only_;
   learner_->PredictRowOutputs(row, priors_);
-  if (!AllFinite<Real>(priors_)) return Refuse(line_number, sink);
+  if (!AllFinite<Real>(priors_)) return Refuse(line_number, inputs, targets, sink);
   return Answer(line_number, priors_, variance, labelled ? targets : std::span<const double>(),
                 /*learned=*/false, sink);
 }
@@ -130,9 +132,9 @@ bool ModelStage<Real>::QueueForBlock(std::int64_t line_number, std::span<const d
   if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
     ++block_lines_remembered_;
   }
-  if (bandwidth_ && bandwidth_->keeps_lines()) {
-    block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
-  }
+  // Kept for the bandwidth follower and to name a refused line's largest
+  // number (when the block does not keep its inputs already).
+  if (!keeps_inputs) block_lines_inputs_.insert(block_lines_inputs_.end(), inputs.begin(), inputs.end());
   block_labels_.insert(block_labels_.end(), targets.begin(), targets.end());
   block_line_numbers_.push_back(line_number);
   const auto pending = static_cast<std::int64_t>(block_line_numbers_.size());
@@ -161,6 +163,14 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
   // even when the sink asks to stop at one of them.
   bool go_on = true;
   bool drifted = false;
+  // A line's inputs, wherever the block kept them.
+  const std::span<const double> kept =
+      block_inputs_.empty() ? std::span<const double>(block_lines_inputs_) : block_inputs_;
+  const auto kept_inputs = [&](std::size_t s) {
+    const auto d = static_cast<std::size_t>(task_.num_inputs());
+    return kept.subspan(s * d, d);
+  };
+  const bool bandwidth_keeps_lines = bandwidth_ && bandwidth_->keeps_lines();
   for (std::size_t s = 0; s < block_line_numbers_.size(); ++s) {
     const std::span<Real> priors = std::span<Real>(block_priors_).subspan(s * outputs, outputs);
     if (delta_ != nullptr && AllFinite<Real>(priors) &&
@@ -172,9 +182,8 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
     if (ridge_ && AllFinite<Real>(priors)) {
       ridge_->Learned(std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
     }
-    if (!block_lines_inputs_.empty() && AllFinite<Real>(priors)) {
-      const auto d = static_cast<std::size_t>(task_.num_inputs());
-      bandwidth_->Learned(std::span<const double>(block_lines_inputs_).subspan(s * d, d),
+    if (bandwidth_keeps_lines && AllFinite<Real>(priors)) {
+      bandwidth_->Learned(kept_inputs(s),
                           std::span<const Real>(block_targets_).subspan(s * outputs, outputs));
     }
     if (drift_ && AllFinite<Real>(priors)) {
@@ -187,7 +196,8 @@ bool ModelStage<Real>::FlushBlock(OutcomeSink& sink) {
             ? Answer(block_line_numbers_[s], priors, Real{0},
                      std::span<const double>(block_labels_).subspan(s * labels, labels),
                      /*learned=*/true, sink)
-            : Refuse(block_line_numbers_[s], sink);
+            : Refuse(block_line_numbers_[s], kept_inputs(s),
+                     std::span<const double>(block_labels_).subspan(s * labels, labels), sink);
     go_on = go_on && taken;
   }
   if (drifted) RestartOnDrift();  // the whole block was learned before

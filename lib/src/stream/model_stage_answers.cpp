@@ -4,6 +4,10 @@
 // refusal of a line whose numbers the model cannot take.
 #include <cstdint>
 #include <span>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "internal/largest_number.h"
 
 #include "rffstream/stream/model_stage.h"
 #include "rffstream/stream/task_outputs.h"
@@ -76,14 +80,17 @@ bool ModelStage<Real>::AnswerWith(std::int64_t line_number, std::span<const doub
 }
 
 template <class Real>
-bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) const {
+bool ModelStage<Real>::Refuse(std::int64_t line_number, std::span<const double> inputs,
+                              std::span<const double> labels, OutcomeSink& sink) const {
   // Refused because the model itself is no longer sound: the line's answer
   // is that error (the pipeline's), not "too large", which would blame it.
   if (!CheckSound().ok()) return true;
   LineOutcome outcome;
   outcome.kind = LineOutcome::Kind::kBad;
   outcome.line_number = line_number;
-  outcome.reason = kTooLarge;
+  const std::string largest = internal::LargestNumber(task_, inputs, labels);
+  const std::string reason = largest.empty() ? std::string(kTooLarge) : absl::StrCat(kTooLarge, ": ", largest);
+  outcome.reason = reason;
   return sink.Take(outcome);
 }
 
@@ -96,7 +103,8 @@ bool ModelStage<Real>::Refuse(std::int64_t line_number, OutcomeSink& sink) const
                                          std::span<const double>, bool, OutcomeSink&);         \
   template bool ModelStage<Real>::AnswerWith(std::int64_t, std::span<const double>, double,    \
                                              std::span<const double>, bool, OutcomeSink&);     \
-  template bool ModelStage<Real>::Refuse(std::int64_t, OutcomeSink&) const;
+  template bool ModelStage<Real>::Refuse(std::int64_t, std::span<const double>,                \
+                                         std::span<const double>, OutcomeSink&) const;
 RFFSTREAM_ANSWERS(float)
 RFFSTREAM_ANSWERS(double)
 #undef RFFSTREAM_ANSWERS

@@ -17,7 +17,7 @@ bool ModelStage<Real>::Gather(std::int64_t line_number, std::span<const double> 
   EncodeTargets<Real>(task_, targets, model_targets_);
   learner_->PredictRowOutputs(row, priors_);
   if (!AllFinite<Real>(priors_) || !AddToDelta(row, model_targets_, priors_, line_number)) {
-    return Refuse(line_number, sink);
+    return Refuse(line_number, inputs, targets, sink);
   }
   if (ridge_) ridge_->Learned(model_targets_);
   if (bandwidth_) bandwidth_->Learned(inputs, model_targets_);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "internal/largest_number.h"
 #include "rffstream/stream/input_format.h"
 #include "rffstream/stream/model_options.h"
 #include "rffstream/stream/task_outputs.h"
@@ -138,13 +139,17 @@ absl::Status StreamPipeline<Real>::HandleParsed(const ParsedLine& parsed,
   // the tuned model once the window has chosen its settings. Numbers that
   // the window could not standardize or tune on are refused now.
   if (!TameNumbers(inputs)) {
-    return NoAnswer(line,
-                    settings_.model.standardize > 0 ? WarmUpDecision::kRefusal
-                                                    : ModelStage<Real>::kTooLarge,
-                    sink);
+    const char* refusal = settings_.model.standardize > 0 ? WarmUpDecision::kRefusal
+                                                          : ModelStage<Real>::kTooLarge;
+    return NoAnswer(
+        line, absl::StrCat(refusal, ": ", internal::LargestNumber(input_.task(), inputs, {})),
+        sink);
   }
   if (parsed.labelled && !TameNumbers(targets)) {
-    return NoAnswer(line, ModelStage<Real>::kTooLarge, sink);
+    return NoAnswer(line,
+                    absl::StrCat(ModelStage<Real>::kTooLarge, ": ",
+                                 internal::LargestNumber(input_.task(), {}, targets)),
+                    sink);
   }
   return JoinWindow(line, inputs, parsed.labelled, targets, sink, answered);
 }

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "absl/strings/str_cat.h"
+#include "internal/largest_number.h"
 #include "rffstream/stream/model_options.h"
 #include "rffstream/feature_map_config.h"
 #include "rffstream/input_statistics.h"
@@ -118,7 +119,8 @@ WarmUpDecision DecideOnWarmUp(const ModelOptions& options, LearnerConfig config,
     for (WarmUpLine* line : lines) {
       if (statistics.Add(line->inputs)) continue;
       line->kind = WarmUpLine::Kind::kNoAnswer;
-      line->text = WarmUpDecision::kRefusal;
+      line->text = absl::StrCat(WarmUpDecision::kRefusal, ": ",
+                                internal::LargestNumber(task, line->inputs, {}));
       decision.refused_lines.push_back(line->line_number);
     }
     SetStandardization(task, statistics, config.features);

@@ -5,6 +5,7 @@
 #include "rffstream/stream/model_stage.h"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "catch2/catch.hpp"
@@ -100,7 +101,9 @@ TEST_CASE("A number too large for the model is refused and not learned", "[model
   const std::vector<double> huge_target = {1e300};  // its squared error overflows
   REQUIRE(stage.Process(11, Input(11), {}, /*labelled=*/true, huge_target, sink));
   CHECK(sink.kinds.back() == LineOutcome::Kind::kBad);
-  CHECK(sink.reasons.back() == ModelStage<double>::kTooLarge);
+  // The reason names the target's column (the task's third).
+  CHECK(sink.reasons.back() == std::string(ModelStage<double>::kTooLarge) +
+                                   ": its largest number is in column 2");
   CHECK(stage.samples_learned() == 10);
   CHECK(stage.metrics().count() == 10);
 }

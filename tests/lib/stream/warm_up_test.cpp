@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "catch2/catch.hpp"
@@ -55,7 +56,8 @@ TEST_CASE("A window line too large to standardize is refused, the rest used", "[
       DecideOnWarmUp(options, *LearnerConfigFromOptions(options, 1, 1), OneInput(), window, 3);
   CHECK(decision.refused_lines == std::vector<std::int64_t>{2});
   CHECK(window[1].kind == WarmUpLine::Kind::kNoAnswer);
-  CHECK(window[1].text == WarmUpDecision::kRefusal);
+  CHECK(window[1].text == std::string(WarmUpDecision::kRefusal) +
+                              ": its largest number is in column 0");
   CHECK(decision.config.features.input_offset == std::vector<double>{2});
 }
 

@@ -184,7 +184,7 @@ class ModelStage {
   // which set_params may change).
   void set_clip_predictions(bool clip) { clip_predictions_ = clip; }
 
-  static constexpr std::string_view kTooLarge =
+  static constexpr char kTooLarge[] =
       "a number is too large for the model (its features, prediction or update would not be "
       "finite)";
 
@@ -197,7 +197,10 @@ class ModelStage {
   // float32 cast would round before their offsets come back).
   bool AnswerWith(std::int64_t line_number, std::span<const double> outputs, double variance,
                   std::span<const double> labels, bool learned, OutcomeSink& sink);
-  bool Refuse(std::int64_t line_number, OutcomeSink& sink) const;
+  // Refuses a line too large for the model; its `inputs` and `labels`, when
+  // kept, name the largest number in the reason.
+  bool Refuse(std::int64_t line_number, std::span<const double> inputs,
+              std::span<const double> labels, OutcomeSink& sink) const;
   // A labelled line of a rank that gathers only (model_stage_gathering.cpp):
   // predicted with the merged model, then added to the delta.
   bool Gather(std::int64_t line_number, std::span<const double> inputs,
@@ -279,7 +282,7 @@ class ModelStage {
   std::vector<Real> block_targets_;
   std::vector<double> block_labels_;
   std::vector<std::int64_t> block_line_numbers_;
-  std::vector<double> block_lines_inputs_;  // while the bandwidth follower keeps lines
+  std::vector<double> block_lines_inputs_;  // when block_inputs_ does not hold them
   // The block's lines drift tracking remembers: not learned until the block is.
   int block_lines_remembered_ = 0;
   std::vector<Real> block_priors_;
