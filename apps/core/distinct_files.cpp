@@ -42,8 +42,9 @@ std::optional<FileKey> KeyOf(const std::string& path, int standard_fd) {
 }
 
 std::string Describe(const NamedPath& named) {
-  return named.path == "-" ? absl::StrCat(named.flag, " (a standard stream)")
-                           : absl::StrCat(named.flag, "=", named.path);
+  if (named.path == "-") return absl::StrCat(named.flag, " (a standard stream)");
+  if (named.path == kStandardError) return named.flag;
+  return absl::StrCat(named.flag, "=", named.path);
 }
 
 }  // namespace

@@ -16,6 +16,10 @@
 
 namespace rffstream::app {
 
+// The path of standard error, which an input must not be (the log would be
+// read back as data).
+inline constexpr char kStandardError[] = "/dev/stderr";
+
 struct NamedPath {
   std::string flag;  // how messages name it: "--input", "--save", "shard 2"
   std::string path;  // "" = not given

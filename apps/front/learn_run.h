@@ -104,7 +104,15 @@ class LearnRun {
                    lines_read_);
     }
     absl::Status concluded = Conclude();
-    return signal != 0 ? StoppedBySignal(signal, std::move(concluded)) : concluded;
+    if (signal != 0) return StoppedBySignal(signal, std::move(concluded));
+    // A signal that came as the input ended (a process group stopped whole)
+    // or while concluding: everything was read, yet the run was asked to stop.
+    if (const int late = stop != nullptr ? stop->received() : 0; late != 0) {
+      std::fprintf(stderr, "rffstream: signal %d: came after the input ended (line %" PRId64 ")\n",
+                   late, lines_read_);
+      return StoppedBySignal(late, std::move(concluded));
+    }
+    return concluded;
   }
 
  private:

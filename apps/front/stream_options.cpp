@@ -1,7 +1,9 @@
 #include "front/stream_options.h"
 
 #include <cmath>
+#include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/distinct_files.h"
 #include "rffstream/stream/stream_pipeline.h"
@@ -65,12 +67,22 @@ absl::Status CheckFiles(const StreamOptions& options) {
   const NamedPath load{"--load", checkpoint.load};
   const NamedPath save{"--save", checkpoint.save};
   const NamedPath input{"--input", options.input};
-  const NamedPath outputs_but_save[] = {predictions, metrics_out, port_file};
-  const NamedPath outputs[] = {predictions, metrics_out, port_file, save};
+  // serve's Unix socket is a file it creates, too.
+  const std::string& listen = options.server.listen;
+  const NamedPath socket{"--listen", absl::StartsWith(listen, "unix:") ? listen.substr(5) : ""};
+  const NamedPath outputs_but_save[] = {predictions, metrics_out, port_file, socket};
+  const NamedPath outputs[] = {predictions, metrics_out, port_file, socket, save};
   if (absl::Status spared = CheckOutputsSpareInputs({&load, 1}, outputs_but_save); !spared.ok()) {
     return spared;
   }
   if (absl::Status spared = CheckOutputsSpareInputs({&input, 1}, outputs); !spared.ok()) {
+    return spared;
+  }
+  // The log, appended to an input, would be read back as data. (Standard
+  // error may well be standard output's file: 2>&1 is no clash.)
+  const NamedPath inputs[] = {input, load};
+  const NamedPath standard_error[] = {{"standard error", kStandardError}};
+  if (absl::Status spared = CheckOutputsSpareInputs(inputs, standard_error); !spared.ok()) {
     return spared;
   }
   // A checkpoint that cannot be written is found out now, not after hours of learning.

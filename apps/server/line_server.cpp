@@ -124,7 +124,12 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
   }
 }
 
-bool LineServer::SendOutput(Connection& connection) {
+void LineServer::SendOutput(Connection& connection) {
+  if (connection.answers_unread) {
+    connection.output.clear();
+    connection.output_sent = 0;
+    return;
+  }
   while (connection.unsent() > 0) {
     const ssize_t sent = ::send(connection.fd, connection.output.data() + connection.output_sent,
                                 connection.unsent(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -135,7 +140,11 @@ bool LineServer::SendOutput(Connection& connection) {
     }
     if (sent < 0 && errno == EINTR) continue;
     if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-    return false;  // the client went away mid-response
+    // The client went away mid-response: what it sent is still learned.
+    connection.answers_unread = true;
+    connection.output.clear();
+    connection.output_sent = 0;
+    return;
   }
   // Keep only the unsent bytes, so a slow reader's buffer stays bounded.
   if (connection.output_sent == connection.output.size()) {
@@ -145,16 +154,12 @@ bool LineServer::SendOutput(Connection& connection) {
     connection.output.erase(0, connection.output_sent);
     connection.output_sent = 0;
   }
-  return true;
 }
 
 bool LineServer::Pump(Connection& connection) {
   while (true) {
     AnswerLines(connection);
-    if (!SendOutput(connection)) {
-      Close(connection.fd);
-      return false;
-    }
+    SendOutput(connection);
     // Lines held back by backpressure are answered as soon as the output
     // has gone, not when the client happens to send more.
     if (connection.unsent() > 0 || connection.close_after_flush ||

@@ -89,8 +89,9 @@ class LineServer {
   void OnReadable(Connection& connection, bool until_drained);
   // Answers the complete lines in the read buffer, while the output has room.
   void AnswerLines(Connection& connection);
-  // Sends what the socket takes; false when the client is gone.
-  bool SendOutput(Connection& connection);
+  // Sends what the socket takes; once the client is gone, drops the answers
+  // (its lines are still learned).
+  void SendOutput(Connection& connection);
   // Answers and sends as far as the client reads; closes a finished
   // connection. False once the connection is closed (and destroyed).
   bool Pump(Connection& connection);

@@ -30,6 +30,9 @@ struct LineServer::Connection {
   bool input_done = false;
   // After the output is sent, close (an over-long line, a send error, idleness).
   bool close_after_flush = false;
+  // A send failed: the client no longer reads. The lines it sent before it
+  // went are still read and learned; their answers are dropped.
+  bool answers_unread = false;
   std::uint32_t interest = EPOLLIN | EPOLLRDHUP;  // the events registered with epoll
   // The last time the client completed a request line or took some of its
   // answers (a byte without a newline is not progress).

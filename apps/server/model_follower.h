@@ -37,6 +37,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/file_identity.h"
 #include "rffstream/checkpoint.h"
 
 namespace rffstream::app {
@@ -49,7 +50,7 @@ class ModelFollower {
   // `path` holds the model in use now; `log` takes the refusals.
   ModelFollower(std::string path, double max_bytes, std::FILE* log)
       : path_(std::move(path)), max_bytes_(max_bytes), log_(log), loaded_at_(absl::Now()) {
-    seen_ = Identity();
+    seen_ = FileIdentity::Of(path_);
     watcher_ = std::thread([this] { Watch(); });
   }
   ModelFollower(const ModelFollower&) = delete;
@@ -82,33 +83,13 @@ class ModelFollower {
   std::int64_t refusals() const { return refusals_.load(std::memory_order_relaxed); }
 
  private:
-  struct FileIdentity {
-    bool exists = false;
-    dev_t device = 0;
-    ino_t inode = 0;
-    off_t size = 0;
-    std::int64_t modified_ns = 0;
-    bool operator==(const FileIdentity&) const = default;
-  };
-
-  static FileIdentity IdentityOf(const struct stat& status) {
-    return {true, status.st_dev, status.st_ino, status.st_size,
-            static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec};
-  }
-
-  FileIdentity Identity() const {
-    struct stat status;
-    if (::stat(path_.c_str(), &status) != 0) return {};
-    return IdentityOf(status);
-  }
-
   void Watch() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!stopping_) {
       wake_.wait_for(lock, absl::ToChronoMilliseconds(kPollInterval));
       if (stopping_) break;
       lock.unlock();
-      const FileIdentity current = Identity();
+      const FileIdentity current = FileIdentity::Of(path_);
       if (current.exists && !(current == seen_)) {
         seen_ = current;
         absl::StatusOr<BasicCheckpoint<Real>> loaded = Load();

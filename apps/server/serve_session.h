@@ -23,6 +23,7 @@
 #include "rffstream/stream/line_outcome.h"
 #include "server/line_server.h"
 #include "server/model_follower.h"
+#include "core/file_identity.h"
 #include "core/options.h"
 #include "rffstream/checkpoint.h"
 #include "rffstream/stream/stream_pipeline.h"
@@ -76,9 +77,11 @@ class ServeSession : public OutcomeSink {
   std::int64_t lines_ = 0;  // data lines received, all clients
   std::string* output_ = nullptr;  // of the read being answered
   std::optional<ModelFollower<Real>> follower_;  // --follow
-  // The model's sample count at the last save (-1: none yet), so that
-  // repeated !save requests on an unchanged model write nothing.
+  // The model's sample count at the last save (-1: none yet) and the file it
+  // wrote, so that repeated !save requests on an unchanged model write
+  // nothing while that file is still there.
   std::int64_t saved_samples_ = -1;
+  FileIdentity saved_file_;
 };
 
 extern template class ServeSession<float>;

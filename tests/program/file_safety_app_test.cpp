@@ -4,8 +4,10 @@
 // says so, a model that lost its soundness is not saved over the good one;
 // the built binary on real files, /dev/full for a full disk.
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +57,15 @@ TEST_CASE("An output that names an input is refused before anything is written",
         std::string::npos);
   CHECK(ReadText(data) == csv);
   CHECK(ReadText(model) == model_bytes);
+  // Standard error appended to the input would be read back as data: the
+  // refusal is the one line it writes there.
+  const std::string logged_into_input = std::string(RFFSTREAM_APP_PATH) + " learn" + kFixedSettings +
+                                        " --input=" + data + " 2>>" + data + " >/dev/null";
+  const int status = std::system(logged_into_input.c_str());
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 2));
+  CHECK(ReadText(data).rfind(csv + "rffstream learn: standard error is the same file as --input=", 0) ==
+        0);
+  std::ofstream(data) << csv;
   // Learning on from a model and saving it back is the usual way, and safe:
   // the model is replaced whole once the new one is written.
   CHECK(RunApp("learn" + kFixedSettings + " --input=" + data + " --load=" + model + " --save=" + model,

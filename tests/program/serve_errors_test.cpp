@@ -1,6 +1,9 @@
 // `rffstream serve` against bad lines and bad clients: over-long and
 // unfinished lines, too many connections, floods that are never read, no
 // descriptors left, refused flags. The built binary on real sockets.
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -10,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -53,6 +57,47 @@ TEST_CASE("a client that disconnects mid-line costs nothing else", "[serve][erro
   const std::optional<std::string> stats = stayer.ReadLine();
   REQUIRE(stats.has_value());
   CHECK(stats->rfind("samples ", 0) == 0);
+  CHECK(server.Terminate() == 0);
+}
+
+TEST_CASE("A client that sends and leaves without reading has every line it delivered learned",
+          "[serve][errors]") {
+  TempDir dir;
+  // Slow enough per line (D = 1024, float64) that the lines are still
+  // queued at the server when the client resets the connection.
+  ServerProcess server(dir, {"--features=1024", "--precision=float64", kNoWarmUp[0],
+                             kNoWarmUp[1], kNoWarmUp[2]});
+  constexpr int kLines = 20000;
+  std::string many;
+  for (int t = 0; t < kLines; ++t) many += DataLine(1, t) + "\n";
+  Client observer(server.port());
+  {
+    Client leaver(server.port());
+    leaver.Send(many);
+    // Every byte reached the server's side (none left in our send queue),
+    // then a reset: closing with its answers unread.
+    int unsent = 1;
+    for (int wait = 0; wait < 2000 && unsent > 0; ++wait) {
+      REQUIRE(::ioctl(leaver.fd(), SIOCOUTQ, &unsent) == 0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(unsent == 0);
+    const linger reset{1, 0};
+    ::setsockopt(leaver.fd(), SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+    observer.Send("!stats\n");
+    const std::optional<std::string> before = observer.ReadLine();
+    REQUIRE(before.has_value());
+    INFO("when the client left: " << *before);
+  }
+  // Before, the failed send closed the connection and the lines still queued
+  // were never read.
+  std::string stats;
+  for (int wait = 0; wait < 600 && stats.rfind("samples 20000 ", 0) != 0; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    observer.Send("!stats\n");
+    stats = observer.ReadLine().value_or("");
+  }
+  CHECK(stats.rfind("samples 20000 ", 0) == 0);
   CHECK(server.Terminate() == 0);
 }
 
@@ -108,13 +153,19 @@ TEST_CASE("serve refuses the stream flags learn refuses, with the same message",
       CHECK(rffstream::testing::ReadText(err).find(message) != std::string::npos);
     }
   }
-  // serve's own flags: a port file it cannot write; learn does not read them.
+  // serve's own flags: a port file it cannot write, a Unix socket where the
+  // model is saved; learn does not read them.
   const std::string port_file = "--port_file=" + dir.File("missing/port"), err = dir.File("err");
-  for (const auto& [command, message] :
-       {std::pair<std::string, std::string>{"serve", "cannot save --port_file "},
-        {"learn", "--port_file: learn does not read this flag (serve does)"}}) {
+  const std::string socket = dir.File("model");
+  for (const auto& [command, flags, message] :
+       {std::tuple<std::string, std::string, std::string>{"serve", port_file,
+                                                          "cannot save --port_file "},
+        {"learn", port_file, "--port_file: learn does not read this flag (serve does)"},
+        {"serve", "--listen=unix:" + socket + " --save=" + socket,
+         "--save=" + socket + " is the same file as --listen=" + socket}}) {
+    INFO(flags);
     const int status = std::system((std::string(RFFSTREAM_APP_PATH) + " " + command + " " +
-                                    port_file + " < /dev/null 2> " + err).c_str());
+                                    flags + " < /dev/null 2> " + err).c_str());
     CHECK(WEXITSTATUS(status) == 2);
     CHECK(rffstream::testing::ReadText(err).find(message) != std::string::npos);
   }

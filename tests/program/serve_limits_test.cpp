@@ -99,6 +99,11 @@ TEST_CASE("SIGHUP saves the model and serve goes on answering", "[serve][signals
   client.Send(DataLine(0, 51) + "\n!save\n");
   CHECK(client.ReadLines(2).at(1) == "ok");
   CHECK(InodeOf(model) != saved);
+  // Unchanged, but the file written is gone: "ok" means it is there again.
+  std::filesystem::remove(model);
+  client.Send("!save\n");
+  CHECK(client.ReadLines(1) == std::vector<std::string>{"ok"});
+  CHECK(std::filesystem::exists(model));
   CHECK(server.Terminate() == 0);
 }
 
