@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -95,6 +96,11 @@ void BasicFeatureMap<Real>::Weigh(int first, std::span<Real> z) const noexcept {
 
 template <class Real>
 void BasicFeatureMap<Real>::Map(std::span<const double> x, std::span<Real> z) const noexcept {
+  if (x.size() != static_cast<std::size_t>(config_.input_dimension) ||
+      z.size() != static_cast<std::size_t>(config_.num_features)) {
+    std::fill(z.begin(), z.end(), std::numeric_limits<Real>::quiet_NaN());
+    return;
+  }
   const int m = num_frequencies_;
   if (config_.map == FeatureMapKind::kPhase) {
     MapFrequencies(x, 0, m, z.data(), nullptr);
@@ -107,7 +113,13 @@ void BasicFeatureMap<Real>::Map(std::span<const double> x, std::span<Real> z) co
 template <class Real>
 void BasicFeatureMap<Real>::MapBlock(std::span<const double> inputs,
                                      std::span<Real> features) const noexcept {
-  const int rows = static_cast<int>(inputs.size() / config_.input_dimension);
+  const std::size_t d = static_cast<std::size_t>(config_.input_dimension);
+  if (inputs.size() % d != 0 ||
+      features.size() != inputs.size() / d * static_cast<std::size_t>(config_.num_features)) {
+    std::fill(features.begin(), features.end(), std::numeric_limits<Real>::quiet_NaN());
+    return;
+  }
+  const int rows = static_cast<int>(inputs.size() / d);
   const internal::FeatureMapKernelArguments<Real> arguments{
       transposed_projection_.data(), padded_offsets_.data(), padded_frequencies_,
       config_.input_dimension, scale_, centres_.data(), missing_fill_.data()};
@@ -130,6 +142,11 @@ void BasicFeatureMap<Real>::MapBlock(std::span<const double> inputs,
 template <class Real>
 void BasicFeatureMap<Real>::MapRange(std::span<const double> x, int first,
                                      std::span<Real> z) const noexcept {
+  if (x.size() != static_cast<std::size_t>(config_.input_dimension) || first < 0 ||
+      static_cast<std::size_t>(first) + z.size() > static_cast<std::size_t>(config_.num_features)) {
+    std::fill(z.begin(), z.end(), std::numeric_limits<Real>::quiet_NaN());
+    return;
+  }
   const int count = static_cast<int>(z.size());
   if (config_.map == FeatureMapKind::kPhase) {
     MapFrequencies(x, first, count, z.data(), nullptr);

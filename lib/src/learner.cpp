@@ -78,9 +78,17 @@ bool BasicLearner<Real>::FitsRow(std::span<const Real> row) const noexcept {
 }
 
 template <class Real>
+bool BasicLearner<Real>::FitsOutputs(std::size_t targets, std::size_t priors) const noexcept {
+  const auto outputs = static_cast<std::size_t>(config_.num_outputs);
+  const bool fits = targets == outputs && priors == outputs;
+  assert(fits && "targets and priors of num_outputs values");
+  return fits;
+}
+
+template <class Real>
 void BasicLearner<Real>::PredictOutputs(std::span<const double> x,
                                         std::span<Real> predictions) const noexcept {
-  if (!FitsInput(x)) {
+  if (!FitsInput(x) || predictions.size() > static_cast<std::size_t>(config_.num_outputs)) {
     std::fill(predictions.begin(), predictions.end(), kNaN<Real>);
     return;
   }
@@ -126,6 +134,10 @@ Real BasicLearner<Real>::Learn(std::span<const double> x, Real target) noexcept 
 
 template <class Real>
 void BasicLearner<Real>::MapRow(std::span<const double> x, std::span<Real> row) const noexcept {
+  if (!FitsInput(x) || !FitsRow(row)) {
+    std::fill(row.begin(), row.end(), kNaN<Real>);
+    return;
+  }
   const int num_features = feature_map_.num_features();
   feature_map_.Map(x, row.first(num_features));
   if (config_.intercept) row[num_features] = Real{1};
@@ -134,7 +146,7 @@ void BasicLearner<Real>::MapRow(std::span<const double> x, std::span<Real> row) 
 template <class Real>
 void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
                                            std::span<Real> predictions) const noexcept {
-  if (!FitsRow(row)) {
+  if (!FitsRow(row) || predictions.size() > static_cast<std::size_t>(config_.num_outputs)) {
     std::fill(predictions.begin(), predictions.end(), kNaN<Real>);
     return;
   }
@@ -147,7 +159,7 @@ void BasicLearner<Real>::PredictRowOutputs(std::span<const Real> row,
 template <class Real>
 bool BasicLearner<Real>::LearnOutputs(std::span<const double> x, std::span<const Real> targets,
                                       std::span<Real> priors) noexcept {
-  if (!FitsInput(x)) {
+  if (!FitsInput(x) || !FitsOutputs(targets.size(), priors.size())) {
     std::fill(priors.begin(), priors.end(), kNaN<Real>);
     return false;
   }
@@ -158,7 +170,7 @@ bool BasicLearner<Real>::LearnOutputs(std::span<const double> x, std::span<const
 template <class Real>
 bool BasicLearner<Real>::LearnRowOutputs(std::span<const Real> row, std::span<const Real> targets,
                                          std::span<Real> priors) noexcept {
-  if (!FitsRow(row)) {
+  if (!FitsRow(row) || !FitsOutputs(targets.size(), priors.size())) {
     std::fill(priors.begin(), priors.end(), kNaN<Real>);
     return false;
   }

@@ -13,9 +13,11 @@ namespace rffstream {
 template <class Real>
 int BasicLearner<Real>::LearnBlock(std::span<const double> inputs, std::span<const Real> targets,
                                     std::span<Real> priors) {
-  const std::size_t k = targets.size() / static_cast<std::size_t>(config_.num_outputs);
+  const auto outputs = static_cast<std::size_t>(config_.num_outputs);
+  const std::size_t k = targets.size() / outputs;
   const std::size_t input_dimension = static_cast<std::size_t>(this->input_dimension());
-  if (inputs.size() != k * input_dimension) {
+  if (inputs.size() != k * input_dimension || targets.size() != k * outputs ||
+      priors.size() != targets.size()) {
     assert(false && "a block of k inputs of input_dimension() values");
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
     return 0;
@@ -49,7 +51,8 @@ template <class Real>
 int BasicLearner<Real>::LearnRowBlock(std::span<const Real> rows, std::span<const Real> targets,
                                       std::span<Real> priors) {
   const auto outputs = static_cast<std::size_t>(config_.num_outputs);
-  if (rows.size() != targets.size() / outputs * static_cast<std::size_t>(row_length())) {
+  if (rows.size() != targets.size() / outputs * static_cast<std::size_t>(row_length()) ||
+      targets.size() % outputs != 0 || priors.size() != targets.size()) {
     assert(false && "a block of k feature rows of row_length() values");
     std::fill(priors.begin(), priors.end(), std::numeric_limits<Real>::quiet_NaN());
     return 0;

@@ -44,7 +44,14 @@ Real BasicRls<Real>::CovarianceQuadraticForm(std::span<const Real> z) const {
   const Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>> stored(
       covariance_.data(), dimension_, dimension_, Eigen::OuterStride<>(stride_));
   const Eigen::Map<const Vector> x(z.data(), dimension_);
-  const Real stored_form = x.dot(stored.template selfadjointView<Eigen::Upper>() * x);
+  // zᵀPz from the upper triangle, row by row: Σ_i z_i (P_ii z_i + 2 Σ_{j>i}
+  // P_ij z_j). (A selfadjointView product would allocate its temporary.)
+  Real stored_form = 0;
+  for (int i = 0; i < dimension_; ++i) {
+    const int rest = dimension_ - i - 1;
+    const Real off_diagonal = stored.row(i).segment(i + 1, rest).dot(x.segment(i + 1, rest));
+    stored_form += x[i] * (stored(i, i) * x[i] + 2 * off_diagonal);
+  }
   const Real along_gain = x.dot(Eigen::Map<const Vector>(gain_.data(), dimension_));
   const Real along_refresh = x.dot(Eigen::Map<const Vector>(refresh_gain_.data(), dimension_));
   return pending_scale_ * stored_form - pending_gain_weight_ * along_gain * along_gain -

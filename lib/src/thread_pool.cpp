@@ -65,6 +65,7 @@ int ThreadPool::RecommendedThreads(int row_length, int cores) {
 }
 
 void ThreadPool::RunParts(int parts, void (*task)(void*, int), void* context) {
+  const std::lock_guard<std::mutex> turn(run_mutex_);
   task_ = task;
   context_ = context;
   parts_ = parts;

@@ -1,6 +1,6 @@
-// What Learner refuses and what it fills in: a huge finite input, an input
-// of the wrong size (never read past its end, even in a release build of the
-// host), and a missing (NaN) input, learned as the input's mean.
+// What Learner refuses and what it fills in: a huge finite input, spans of
+// the wrong size (never read or written past their end, even in a release
+// build), and a missing (NaN) input, learned as the input's mean.
 #include "rffstream/learner.h"
 
 #include <sys/wait.h>
@@ -119,6 +119,45 @@ TEST_CASE("An input of the wrong size is refused, never learned or read past its
 #else
   CHECK(exit_code == 128 + SIGABRT);
 #endif
+}
+
+TEST_CASE("Targets, priors, predictions and rows of the wrong size are refused, never written past",
+          "[learner][errors]") {
+  LearnerConfig config = TestConfig(FeatureMapKind::kPair, true);
+  config.num_outputs = 3;
+  absl::StatusOr<Learner> learner = Learner::Create(config);
+  REQUIRE(learner.ok());
+  const Stream stream = MakeStream(10, 5);
+  const std::vector<double> x = stream.inputs[0];
+  // In the child, as above: a debug build stops at the first assertion. The
+  // sanitizers' build would report any read or write past a span.
+  const int exit_code = ExitOfChild([&] {
+    bool refused = std::isnan(learner->Learn(x, 1.0));  // one target for three outputs
+    std::vector<double> eight(8, 0.0), one(1, 0.0), three_targets(3, 1.0);
+    learner->PredictOutputs(x, eight);
+    refused &= std::all_of(eight.begin(), eight.end(), [](double v) { return std::isnan(v); });
+    refused &= !learner->LearnOutputs(x, one, one) && std::isnan(one[0]);
+    refused &= !learner->LearnOutputs(x, three_targets, one) && std::isnan(one[0]);
+    std::vector<double> block_inputs(15, 0.5), block_targets(9, 1.0);
+    refused &= learner->LearnBlock(block_inputs, block_targets, one) == 0;
+    std::vector<double> row(10, 0.0);
+    learner->MapRow(x, row);
+    refused &= std::all_of(row.begin(), row.end(), [](double v) { return std::isnan(v); });
+    std::vector<double> z(static_cast<std::size_t>(learner->feature_map().num_features()));
+    learner->feature_map().Map(std::vector<double>(3, 0.5), z);
+    refused &= std::all_of(z.begin(), z.end(), [](double v) { return std::isnan(v); });
+    refused &= learner->weights(7).empty() && learner->weights(-1).empty();
+    return refused && learner->samples_learned() == 0;
+  });
+#ifdef NDEBUG
+  CHECK(exit_code == 0);
+#else
+  CHECK(exit_code == 128 + SIGABRT);
+#endif
+  // The right sizes still learn.
+  std::vector<double> priors(3), targets = {1.0, -1.0, 0.5};
+  CHECK(learner->LearnOutputs(x, targets, priors));
+  CHECK(learner->samples_learned() == 1);
 }
 
 }  // namespace

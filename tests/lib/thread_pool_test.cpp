@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rffstream/checkpoint.h"
@@ -203,6 +204,35 @@ TEST_CASE("A learner with a pool: the same predictions, blocks mapped on its thr
       CHECK(priors_loaded == priors_continued);
     }
   }
+}
+
+TEST_CASE("Copies of a learner that share a pool stay independent on threads of their own",
+          "[threads][learner]") {
+  absl::StatusOr<Learner> original = Learner::Create(Config(1, Loss::kSquared));
+  REQUIRE(original.ok());
+  Learner reference_a = *original, reference_b = *original;
+  original->SetThreadPool(std::make_shared<ThreadPool>(2));
+  Learner a = *original, b = *original;
+  REQUIRE(a.thread_pool() == b.thread_pool());
+  // Each copy learns its own stream (b's targets negated) on its own thread;
+  // before, the two threads' calls on the pool overwrote each other's parts.
+  const int samples = testing::kSanitized ? 100 : 400;
+  std::vector<double> priors_a(samples), priors_b(samples);
+  const auto learn = [samples](Learner& learner, double sign, std::vector<double>& priors) {
+    for (int t = 0; t < samples; ++t) {
+      const std::vector<double> x{std::sin(0.3 * t), std::cos(0.7 * t), 0.01 * (t % 50)};
+      priors[t] = learner.Learn(x, sign * (x[0] * x[1] + x[2]));
+    }
+  };
+  std::thread thread_a([&] { learn(a, 1.0, priors_a); });
+  std::thread thread_b([&] { learn(b, -1.0, priors_b); });
+  thread_a.join();
+  thread_b.join();
+  std::vector<double> expected_a(samples), expected_b(samples);
+  learn(reference_a, 1.0, expected_a);
+  learn(reference_b, -1.0, expected_b);
+  CHECK(priors_a == expected_a);
+  CHECK(priors_b == expected_b);
 }
 
 }  // namespace

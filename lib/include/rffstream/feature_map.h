@@ -46,8 +46,9 @@ class BasicFeatureMap {
   // Distinct frequencies: D for the phase map, D/2 for the pair map.
   int num_frequencies() const { return num_frequencies_; }
 
-  // z = z(x). REQUIRES: x.size() == input_dimension(), z.size() == num_features().
-  // Allocates nothing. A NaN in x is a missing value: it counts as the
+  // z = z(x). REQUIRES: x.size() == input_dimension(), z.size() == num_features()
+  // (this and every method below fill their output with NaN, reading
+  // nothing out of bounds, when a size is wrong). Allocates nothing. A NaN in x is a missing value: it counts as the
   // input's mean (config().input_offset, or 0 when there is none), so after
   // standardization it contributes nothing. Inputs that are exactly zero
   // cost nothing in Map() (one-hot and sparse inputs), but for centred

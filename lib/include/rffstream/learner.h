@@ -20,11 +20,12 @@
 // Hot path: after Create(), Predict() and Learn() allocate nothing, take no
 // locks and throw nothing (Predict() uses up to 16 KiB of stack). Every
 // prediction — Predict(), the row calls, the a-priori predictions Learn()
-// returns — is the same arithmetic, so all give the same bits. Their inputs
-// must have the right size (see the REQUIRES lines): an input of another
-// size is refused like a bad sample (NaN, never learned, nothing read out of
-// bounds), and a debug build of the host stops at an assertion there, as
-// Eigen's eigen_assert does. A NaN input is a missing value, read as that
+// returns — is the same arithmetic, so all give the same bits. Their spans
+// must have the right sizes (see the REQUIRES lines): inputs, rows,
+// targets, priors and predictions of another size are refused like a bad
+// sample (NaN outputs, never learned, nothing read or written out of
+// bounds; Learn() on a model of several outputs is such a refusal), and a
+// debug build of the library (asserts on) stops at an assertion there. A NaN input is a missing value, read as that
 // input's mean (FeatureMap::Map). A sample that would make
 // the model non-finite (an infinite value, a NaN target, or numbers so large that the
 // update overflows) is never learned: the model stays as it was and the
@@ -133,7 +134,8 @@ class BasicLearner {
   // feature map and the rank-k update's matrix products
   // (BasicRls::SetThreadPool). The work is cut into the same parts whatever
   // the threads, so the results are the same bits as with one (tested). A
-  // copy of the learner shares the pool. Allocates; learning then allocates
+  // copy of the learner shares the pool: copies used from threads of their
+  // own stay independent, their calls on the pool taking turns. Allocates; learning then allocates
   // no more than with one thread.
   void SetThreadPool(std::shared_ptr<ThreadPool> pool);
   // Forgets every sample learned: the weights and P return to the prior,
@@ -197,7 +199,9 @@ class BasicLearner {
   [[nodiscard]] absl::Status SetRidge(double ridge);
 
   // Ridge weights of one output over the features, then the intercept (when enabled).
+  // Empty for an output the model does not have.
   std::span<const Real> weights(int output = 0) const {
+    if (output < 0 || output >= config_.num_outputs) return {};
     return rls(output).weights(OutputInEngine(output));
   }
   const BasicFeatureMap<Real>& feature_map() const { return feature_map_; }
@@ -217,6 +221,8 @@ class BasicLearner {
   // it in debug builds.
   bool FitsInput(std::span<const double> x) const noexcept;
   bool FitsRow(std::span<const Real> row) const noexcept;
+  // Whether a sample's targets and priors hold num_outputs values each.
+  bool FitsOutputs(std::size_t targets, std::size_t priors) const noexcept;
   bool LearnRowHinge(std::span<const Real> row, std::span<const Real> targets,
                      std::span<Real> priors) noexcept;
 

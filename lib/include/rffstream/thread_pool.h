@@ -4,7 +4,7 @@
 // pass over P, a block's matrix products and feature map) across cores.
 // Threads start once; each Run() hands every thread its part through one
 // shared generation counter and waits on one counter of parts left: no
-// allocation, no lock, no thread creation per call.
+// allocation, no thread creation per call, one uncontended lock.
 //
 //   auto pool = std::make_shared<rffstream::ThreadPool>(2);
 //   learner.SetThreadPool(pool);   // rffstream::Learner: learn as before
@@ -17,8 +17,10 @@
 // more threads than cores is not held up by spinning. The calling thread
 // waits for the helpers the same way.
 //
-// Threading: one thread at a time calls Run() (a pool serves one learner,
-// or learners used from one thread); the part functions must not call Run().
+// Threading: Run() may be called from several threads (copies of a learner
+// share its pool, and each copy may be used from a thread of its own): the
+// calls take turns, each with every thread of the pool. The part functions
+// must not call Run().
 #ifndef RFFSTREAM_THREAD_POOL_H_
 #define RFFSTREAM_THREAD_POOL_H_
 
@@ -72,6 +74,8 @@ class ThreadPool {
   void RunParts(int parts, void (*task)(void*, int), void* context);
   void Help(int index);
 
+  // Held through a call of RunParts: callers on other threads wait their turn.
+  std::mutex run_mutex_;
   const absl::Duration spin_;
   // Written by Run() before it publishes a new generation.
   void (*task_)(void*, int) = nullptr;
