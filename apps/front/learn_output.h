@@ -210,6 +210,12 @@ class LearnOutput : public OutcomeSink {
     }
     std::fprintf(log_, "%s; the model's memory: the last %" PRId64 " lines learned\n",
                  drift->drifts().size() > kShown ? ", ..." : "", drift->lines_since_restart());
+    if (drift->declined_alarms() > 0) {
+      std::fprintf(log_,
+                   "drift: %" PRId64 " alarm%s declined (a model learned anew on the lines since the "
+                   "errors rose did far worse on them than this one)\n",
+                   drift->declined_alarms(), drift->declined_alarms() == 1 ? "" : "s");
+    }
   }
 
   // The scores above split at the end of the warm-up window, whose lines

@@ -49,7 +49,8 @@ std::string Drifts(const ModelStage<Real>& model) {
   }
   return absl::StrCat(" drifts ", drift->drifts().size(),
                       lines.empty() ? "" : absl::StrCat(" drift_lines ", lines, " drift_sizes ", sizes),
-                      " memory_lines ", drift->lines_since_restart());
+                      " memory_lines ", drift->lines_since_restart(), " declined_alarms ",
+                      drift->declined_alarms());
 }
 
 // The model's kernel width and ridge now, and how often --gamma=auto and

@@ -210,16 +210,19 @@ bool BasicLearner<Real>::LearnRowHinge(std::span<const Real> row, std::span<cons
 
 template <class Real>
 void BasicLearner<Real>::ForgetToPrior(std::span<const double> inputs,
-                                       std::span<const Real> targets, double ridge) {
+                                       std::span<const Real> targets, double ridge,
+                                       std::span<Real> priors) {
   if (ridge > 0) config_.ridge = ridge;
   rls_ = MakeEngines<Real>(config_, row_length());
   for (BasicRls<Real>& rls : rls_) rls.SetThreadPool(pool_);
   const std::int64_t samples_learned = samples_learned_, updates = updates_;
   const auto d = static_cast<std::size_t>(input_dimension());
   const auto outputs = static_cast<std::size_t>(config_.num_outputs);
-  std::vector<Real> priors(outputs);
+  std::vector<Real> scratch(outputs);
   for (std::size_t row = 0; row * d < inputs.size(); ++row) {
-    LearnOutputs(inputs.subspan(row * d, d), targets.subspan(row * outputs, outputs), priors);
+    const bool kept = priors.size() >= (row + 1) * outputs;
+    LearnOutputs(inputs.subspan(row * d, d), targets.subspan(row * outputs, outputs),
+                 kept ? priors.subspan(row * outputs, outputs) : std::span<Real>(scratch));
   }
   samples_learned_ = samples_learned;
   updates_ = updates;

@@ -144,9 +144,11 @@ class BasicLearner {
   // of num_outputs), which were counted when first learned, so the counts
   // (samples_learned(), updates()) are as they were. The feature map is
   // kept, so MapRow() may go on on another thread. `ridge` > 0: the prior's
-  // λ from now on (0: the config's). Allocates.
+  // λ from now on (0: the config's). `priors`, when given (k rows of
+  // num_outputs), receives the a-priori predictions of the samples learned
+  // again. Allocates.
   void ForgetToPrior(std::span<const double> inputs = {}, std::span<const Real> targets = {},
-                     double ridge = 0);
+                     double ridge = 0, std::span<Real> priors = {});
   const std::shared_ptr<ThreadPool>& thread_pool() const { return pool_; }
 
   std::int64_t samples_learned() const { return samples_learned_; }

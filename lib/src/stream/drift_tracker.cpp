@@ -3,9 +3,41 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <vector>
 #include <utility>
 
 namespace rffstream {
+namespace {
+
+// How many of the newest `errors` (a-priori squared errors, oldest first)
+// came after they rose: the split whose logarithms' means differ most, in
+// units of their standard error for a squared Gaussian error (about 2.2 in
+// logarithms), when that difference stands out from what noise gives over
+// the splits; else all of them.
+int LinesSinceRise(std::span<const double> errors) {
+  constexpr double kLogSpread = 2.2;
+  constexpr double kStandsOut = 3;
+  const int n = static_cast<int>(errors.size());
+  std::vector<double> sums(static_cast<std::size_t>(n) + 1, 0.0);
+  for (int i = 0; i < n; ++i) {
+    sums[i + 1] = sums[i] + std::log(std::max(errors[i], std::numeric_limits<double>::min()));
+  }
+  int best_before = 0;
+  double best = kStandsOut;
+  for (int before = 1; before < n; ++before) {
+    const int after = n - before;
+    const double rise = (sums[n] - sums[before]) / after - sums[before] / before;
+    const double score = rise / kLogSpread * std::sqrt(static_cast<double>(before) * after / n);
+    if (score > best) {
+      best = score;
+      best_before = before;
+    }
+  }
+  return n - best_before;
+}
+
+}  // namespace
 
 template <class Real>
 DriftTracker<Real>::DriftTracker(int input_dimension, int num_outputs)
@@ -16,10 +48,13 @@ DriftTracker<Real>::DriftTracker(int input_dimension, int num_outputs)
       input_dimension_(static_cast<std::size_t>(input_dimension)),
       num_outputs_(static_cast<std::size_t>(num_outputs)),
       inputs_(kRelearnedLines * input_dimension_),
-      targets_(kRelearnedLines * num_outputs_) {}
+      targets_(kRelearnedLines * num_outputs_),
+      lines_(kRelearnedLines, -1),
+      errors_(kRelearnedLines, std::numeric_limits<double>::quiet_NaN()) {}
 
 template <class Real>
-bool DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<const Real> targets) {
+bool DriftTracker<Real>::Remember(std::int64_t line, std::span<const double> inputs,
+                                  std::span<const Real> targets) {
   // A line whose numbers the model's precision cannot hold is refused by
   // the model: it is not among the lines learned, nor among those a restart
   // learns again (and a checkpoint holds no infinity).
@@ -32,6 +67,8 @@ bool DriftTracker<Real>::Remember(std::span<const double> inputs, std::span<cons
   }
   std::copy(inputs.begin(), inputs.end(), inputs_.begin() + next_ * input_dimension_);
   std::copy(targets.begin(), targets.end(), targets_.begin() + next_ * num_outputs_);
+  lines_[next_] = line;
+  errors_[next_] = std::numeric_limits<double>::quiet_NaN();
   next_ = (next_ + 1) % kRelearnedLines;
   remembered_ = std::min(remembered_ + 1, kRelearnedLines);
   ++lines_since_restart_;
@@ -46,10 +83,19 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
     const double error = static_cast<double>(targets[output]) - static_cast<double>(priors[output]);
     squared_error += error * error;
   }
+  // The line's slot, searched from the newest (a block observes its lines
+  // after remembering them all).
+  for (int back = 1; back <= remembered_; ++back) {
+    const int slot = (next_ - back + kRelearnedLines) % kRelearnedLines;
+    if (lines_[slot] == line) {
+      errors_[slot] = squared_error;
+      break;
+    }
+  }
   const bool fast = fast_.Add(squared_error);
   const bool slow = slow_.Add(squared_error);
   if (!fast && !slow) return false;
-  drifts_.push_back({line, fast ? fast_.last_change_ratio() : slow_.last_change_ratio()});
+  alarm_ = Drift{line, fast ? fast_.last_change_ratio() : slow_.last_change_ratio()};
   Rearm();
   return true;
 }
@@ -64,17 +110,20 @@ template <class Real>
 void DriftTracker<Real>::RestartOnChangeSeenElsewhere(BasicLearner<Real>& learner,
                                                      double ridge) {
   Rearm();
-  Restart(learner, ridge);
+  Relearn(learner, remembered_, ridge);
 }
 
 template <class Real>
 void DriftTracker<Real>::OrderRing(std::vector<double>& inputs_in_order,
-                                   std::vector<Real>& targets_in_order) const {
+                                   std::vector<Real>& targets_in_order,
+                                   std::vector<double>* errors_in_order) const {
   const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
   inputs_in_order.clear();
   targets_in_order.clear();
+  if (errors_in_order != nullptr) errors_in_order->clear();
   for (int i = 0; i < remembered_; ++i) {
     const std::size_t slot = static_cast<std::size_t>((oldest + i) % kRelearnedLines);
+    if (errors_in_order != nullptr) errors_in_order->push_back(errors_[slot]);
     const auto inputs = inputs_.begin() + static_cast<std::ptrdiff_t>(slot * input_dimension_);
     const auto targets = targets_.begin() + static_cast<std::ptrdiff_t>(slot * num_outputs_);
     inputs_in_order.insert(inputs_in_order.end(), inputs, inputs + input_dimension_);
@@ -83,10 +132,61 @@ void DriftTracker<Real>::OrderRing(std::vector<double>& inputs_in_order,
 }
 
 template <class Real>
-void DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
-  OrderRing(ordered_inputs_, ordered_targets_);
+void DriftTracker<Real>::NewestLines(int lines, std::vector<double>& inputs,
+                                     std::vector<Real>& targets) const {
+  OrderRing(inputs, targets);
+  const auto left_out = static_cast<std::ptrdiff_t>(remembered_ - lines);
+  inputs.erase(inputs.begin(), inputs.begin() + left_out * static_cast<std::ptrdiff_t>(input_dimension_));
+  targets.erase(targets.begin(), targets.begin() + left_out * static_cast<std::ptrdiff_t>(num_outputs_));
+}
+
+template <class Real>
+void DriftTracker<Real>::Relearn(BasicLearner<Real>& learner, int lines, double ridge) {
+  NewestLines(lines, ordered_inputs_, ordered_targets_);
   learner.ForgetToPrior(ordered_inputs_, ordered_targets_, ridge);
-  lines_since_restart_ = remembered_;
+  lines_since_restart_ = lines;
+}
+
+template <class Real>
+bool DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
+  const Drift alarm = alarm_.value_or(Drift{});
+  alarm_.reset();
+  std::vector<double> inputs, errors;
+  std::vector<Real> targets;
+  OrderRing(inputs, targets, &errors);
+  // The newest lines whose errors are known (a loaded checkpoint's are not).
+  int known = 0;
+  while (known < remembered_ && !std::isnan(errors[errors.size() - 1 - known])) ++known;
+  if (known < kMinTestedLines) {
+    Relearn(learner, remembered_, ridge);
+    drifts_.push_back(alarm);
+    return true;
+  }
+  const std::span<const double> judged = std::span<const double>(errors).last(known);
+  const int lines = LinesSinceRise(judged);
+  // A model learned anew on those lines, scored a priori on them against
+  // the errors the model made there.
+  NewestLines(lines, inputs, targets);
+  BasicLearner<Real> candidate = learner;
+  std::vector<Real> priors(targets.size());
+  candidate.ForgetToPrior(inputs, targets, ridge, priors);
+  double fresh = 0;
+  for (std::size_t at = 0; at < targets.size(); ++at) {
+    const double error = static_cast<double>(targets[at]) - static_cast<double>(priors[at]);
+    fresh += error * error;
+  }
+  const std::span<const double> since_rise = judged.last(static_cast<std::size_t>(lines));
+  const double old = std::accumulate(since_rise.begin(), since_rise.end(), 0.0);
+  if (!(fresh <= kDeclineRatio * old)) {
+    ++declined_alarms_;
+    return false;
+  }
+  learner = std::move(candidate);
+  ordered_inputs_ = std::move(inputs);
+  ordered_targets_ = std::move(targets);
+  lines_since_restart_ = lines;
+  drifts_.push_back(alarm);
+  return true;
 }
 
 template <class Real>
@@ -118,6 +218,10 @@ bool DriftTracker<Real>::Restore(const DriftTrackingState& state) {
   std::copy(state.targets.begin(), state.targets.end(), targets_.begin());
   remembered_ = static_cast<int>(lines);
   next_ = remembered_ % kRelearnedLines;
+  // Their line numbers and errors are not kept: the next alarm within
+  // kRelearnedLines lines is taken untested.
+  std::fill(lines_.begin(), lines_.end(), -1);
+  std::fill(errors_.begin(), errors_.end(), std::numeric_limits<double>::quiet_NaN());
   lines_since_restart_ = state.lines_since_restart;
   return true;
 }

@@ -89,7 +89,7 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   if (learns && gathers_only_) return Gather(line_number, inputs, row, targets, variance, sink);
   if (learns) {
     EncodeTargets<Real>(task_, targets, model_targets_);
-    if (drift_) drift_->Remember(inputs, model_targets_);
+    if (drift_) drift_->Remember(line_number, inputs, model_targets_);
     if (!learner_->LearnRowOutputs(row, model_targets_, priors_)) {
       return Refuse(line_number, inputs, targets, sink);
     }
@@ -129,7 +129,8 @@ bool ModelStage<Real>::QueueForBlock(std::int64_t line_number, std::span<const d
   block_targets_.resize(block_targets_.size() + model_targets_.size());
   EncodeTargets<Real>(task_, targets,
                       std::span<Real>(block_targets_).last(model_targets_.size()));
-  if (drift_ && drift_->Remember(inputs, std::span<Real>(block_targets_).last(model_targets_.size()))) {
+  if (drift_ && drift_->Remember(line_number, inputs,
+                                  std::span<Real>(block_targets_).last(model_targets_.size()))) {
     ++block_lines_remembered_;
   }
   // Kept for the bandwidth follower and to name a refused line's largest
@@ -217,7 +218,7 @@ void ModelStage<Real>::LearnWithoutAnswer(std::int64_t line_number,
                                           std::span<const double> targets) {
   learner_->MapRow(inputs, feature_row_);
   EncodeTargets<Real>(task_, targets, model_targets_);
-  if (drift_) drift_->Remember(inputs, model_targets_);
+  if (drift_) drift_->Remember(line_number, inputs, model_targets_);
   // A refused line was answered already; it is simply not learned.
   if (!learner_->LearnRowOutputs(feature_row_, model_targets_, priors_)) return;
   if (!task_.is_classifier()) target_range_.Add(targets);

@@ -10,7 +10,7 @@ namespace rffstream {
 template <class Real>
 void ModelStage<Real>::RestartOnDrift() {
   const double ridge = learner_->config().ridge;
-  drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0);
+  if (!drift_->Restart(*learner_, ridge_ ? ridge_->window_ridge() : 0.0)) return;  // declined
   RestartFollowers(drift_->drifts().back().line, ridge);
   if (delta_ != nullptr) RefillDelta();
 }

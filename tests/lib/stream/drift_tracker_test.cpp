@@ -1,9 +1,14 @@
 // DriftTracker's state for a checkpoint: it round-trips, it leaves out the
 // lines a block holds unlearned, and the lines it keeps come back in order;
-// a restart for a change another rank saw starts the detectors over.
+// a restart for a change another rank saw starts the detectors over; an
+// alarm is tested: declined when a model learned anew would do far worse,
+// else the model relearns the lines since the errors rose, and only those.
 #include "rffstream/stream/drift_tracker.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <span>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -18,7 +23,7 @@ void RememberLines(DriftTracker<double>& tracker, int from, int to) {
   for (int t = from; t < to; ++t) {
     const std::vector<double> input = {static_cast<double>(t)};
     const std::vector<double> target = {-static_cast<double>(t)};
-    REQUIRE(tracker.Remember(input, target));
+    REQUIRE(tracker.Remember(t, input, target));
   }
 }
 
@@ -58,10 +63,10 @@ TEST_CASE("A line too large for the precision is not remembered", "[drift]") {
   DriftTracker<float> tracker(1, 1);
   const std::vector<double> huge = {1e39};
   const std::vector<float> target = {1};
-  CHECK_FALSE(tracker.Remember(huge, target));
+  CHECK_FALSE(tracker.Remember(1, huge, target));
   CHECK(tracker.State().inputs.empty());
   const std::vector<double> missing = {std::numeric_limits<double>::quiet_NaN()};
-  CHECK(tracker.Remember(missing, target));  // a missing input is a line like another
+  CHECK(tracker.Remember(2, missing, target));  // a missing input is a line like another
 }
 
 TEST_CASE("A state of other widths is refused", "[drift]") {
@@ -98,6 +103,69 @@ TEST_CASE("A restart for another rank's change starts the detectors over", "[dri
   CHECK(first_alarm.first == 0);   // it learned the new level from the start
   CHECK(first_alarm.second > 3000);  // it saw the change again, later
   CHECK(rearmed.drifts().empty());  // the change was another's
+}
+
+// A learner of y = f(x) on one input, as ModelStage drives the tracker: each
+// line remembered, learned, observed; an alarm tested at once.
+struct TrackedStream {
+  BasicLearner<double> learner;
+  DriftTracker<double> tracker{1, 1};
+  int line = 0;
+  std::vector<int> restarts;
+
+  static BasicLearner<double> NewLearner() {
+    LearnerConfig config;
+    config.features.input_dimension = 1;
+    config.features.num_features = 64;
+    config.features.gamma = 1;
+    config.ridge = 1e-3;
+    return *BasicLearner<double>::Create(config);
+  }
+  void Learn(double x, double y) {
+    ++line;
+    const std::vector<double> input = {x}, target = {y};
+    REQUIRE(tracker.Remember(line, input, target));
+    const std::vector<double> prior = {learner.Learn(input, y)};
+    if (tracker.Observe(line, target, prior) && tracker.Restart(learner)) restarts.push_back(line);
+  }
+};
+
+double Wave(int t) { return std::sin(0.37 * t) * 2; }
+
+TEST_CASE("An alarm that a model learned anew would make far worse is declined", "[drift]") {
+  // Small errors for a long time, then 60 lines of noise 0.1: the errors
+  // rise far past the alarm's threshold, but the function is the same,
+  // which a model learned anew on 60 lines knows far less well.
+  TrackedStream stream{TrackedStream::NewLearner()};
+  for (int t = 0; t < 3000; ++t) stream.Learn(Wave(t), std::sin(Wave(t)) + 1e-3 * std::cos(7.1 * t));
+  const std::vector<double> before(stream.learner.weights().begin(), stream.learner.weights().end());
+  for (int t = 3000; t < 3060; ++t) stream.Learn(Wave(t), std::sin(Wave(t)) + 0.1 * std::cos(7.1 * t));
+  CHECK(stream.tracker.declined_alarms() >= 1);
+  CHECK(stream.restarts.empty());
+  CHECK(stream.tracker.drifts().empty());
+  CHECK(stream.learner.samples_learned() == 3060);  // learned on, never restarted
+  CHECK(stream.tracker.lines_since_restart() == 3060);
+  CHECK(before.size() == stream.learner.weights().size());
+}
+
+TEST_CASE("A change is followed by relearning the lines since the errors rose, only those",
+          "[drift]") {
+  // The same function, then 5 higher from line 3001 on.
+  TrackedStream stream{TrackedStream::NewLearner()};
+  for (int t = 0; t < 3000; ++t) stream.Learn(Wave(t), std::sin(Wave(t)) + 1e-3 * std::cos(7.1 * t));
+  for (int t = 3000; t < 3200; ++t) stream.Learn(Wave(t), std::sin(Wave(t)) + 5);
+  REQUIRE(stream.restarts.size() == 1);
+  CHECK(stream.tracker.declined_alarms() == 0);
+  const int alarm = stream.restarts.front();
+  CHECK(alarm > 3000);
+  CHECK(alarm < 3000 + DriftTracker<double>::kRelearnedLines);
+  // Every line learned again is of the new level: none from before it.
+  const std::span<const double> relearned = stream.tracker.relearned_targets();
+  CHECK(static_cast<int>(relearned.size()) == alarm - 3000);
+  CHECK(std::all_of(relearned.begin(), relearned.end(), [](double y) { return y > 3; }));
+  // And the model predicts the new level from there on.
+  const std::vector<double> x = {Wave(3300)};
+  CHECK(std::abs(stream.learner.Predict(x) - (std::sin(Wave(3300)) + 5)) < 0.1);
 }
 
 }  // namespace
