@@ -67,8 +67,8 @@ ABSL_FLAG(int64_t, max_model_memory_mb, rffstream::ModelOptions().max_model_memo
           "physical memory");
 ABSL_FLAG(int, standardize, rffstream::ModelOptions().standardize,
           "standardize inputs with the mean and standard deviation of the first N lines "
-          "(their predictions are written once the window is full; a shorter input uses what it "
-          "has); 0 = off");
+          "(while it fills, its lines are answered by a provisional model; a shorter input uses "
+          "what it has); 0 = off");
 
 namespace rffstream::app {
 

@@ -16,9 +16,25 @@
 namespace rffstream {
 namespace {
 
+// The error of a failed system call, coded by its cause: a caller can tell
+// a denied permission or a full disk from a fault.
 absl::Status ErrnoError(const std::string& what, const std::string& path) {
-  return absl::InternalError(
-      absl::StrCat("cannot ", std::string(what), " ", path, ": ", std::strerror(errno)));
+  const int error = errno;
+  const std::string message = absl::StrCat("cannot ", what, " ", path, ": ", std::strerror(error));
+  switch (error) {
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return absl::PermissionDeniedError(message);
+    case ENOENT:
+    case ENOTDIR:
+      return absl::NotFoundError(message);
+    case ENOSPC:
+    case EDQUOT:
+      return absl::ResourceExhaustedError(message);
+    default:
+      return absl::InternalError(message);
+  }
 }
 
 constexpr char kTemporarySuffix[] = ".tmp.";
@@ -67,8 +83,18 @@ bool WriteAll(int fd, std::span<const unsigned char> bytes) {
 absl::Status WriteFileAtomically(const std::string& path, std::span<const unsigned char> bytes,
                                  const std::string& what) {
   if (absl::Status usable = CheckWritablePath(path, what); !usable.ok()) return usable;
-  const std::filesystem::path target(path);
-  const std::filesystem::path directory = DirectoryOf(path);
+  // A symbolic link to a file: the file it names is replaced, and the link
+  // stays (other readers may follow it). The file keeps its permissions.
+  std::string resolved = path;
+  struct stat link_status, status;
+  if (::lstat(path.c_str(), &link_status) == 0 && S_ISLNK(link_status.st_mode)) {
+    std::error_code error;
+    const std::filesystem::path canonical = std::filesystem::canonical(path, error);
+    if (!error) resolved = canonical.string();
+  }
+  const mode_t mode = ::stat(resolved.c_str(), &status) == 0 ? status.st_mode & 07777 : 0644;
+  const std::filesystem::path target(resolved);
+  const std::filesystem::path directory = DirectoryOf(resolved);
   RemoveStaleTemporaries(directory, target.filename().string());
   // The temporary file lives in the target's directory so that rename() is
   // atomic (same file system); mkstemp makes concurrent saves use distinct files.
@@ -79,7 +105,7 @@ absl::Status WriteFileAtomically(const std::string& path, std::span<const unsign
   // Locked until renamed, so that a later save can tell a temporary left by
   // a killed save (unlocked) from one being written right now.
   ::flock(fd, LOCK_EX | LOCK_NB);
-  ::fchmod(fd, 0644);  // mkstemp's 0600 would make the file private by accident
+  ::fchmod(fd, mode);  // mkstemp's 0600 would make the file private by accident
   const bool written = WriteAll(fd, bytes) && ::fsync(fd) == 0;
   if (!written) {
     absl::Status error = ErrnoError(absl::StrCat("write ", what), temporary);
@@ -87,7 +113,7 @@ absl::Status WriteFileAtomically(const std::string& path, std::span<const unsign
     ::close(fd);
     return error;
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (::rename(temporary.c_str(), resolved.c_str()) != 0) {
     absl::Status error = ErrnoError(absl::StrCat("rename the temporary ", what, " onto"), path);
     ::unlink(temporary.c_str());
     ::close(fd);

@@ -1,5 +1,7 @@
 #include "rffstream/learner.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -41,6 +43,17 @@ std::vector<BasicRls<Real>> MakeEngines(const LearnerConfig& config, int dimensi
 template <class Real>
 absl::StatusOr<BasicLearner<Real>> BasicLearner<Real>::Create(LearnerConfig config) {
   if (absl::Status status = config.Validate(); !status.ok()) return status;
+  // More than the machine holds is refused before anything is allocated:
+  // under overcommit the allocation would succeed, and the pages fail later.
+  const double needed = config.MemoryBytes(sizeof(Real));
+  const double physical =
+      static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  if (physical > 0 && needed > physical) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "learner: ", config.features.num_features, " features need about ",
+        static_cast<std::int64_t>(needed / (1 << 20)), " MiB, more than this machine's ",
+        static_cast<std::int64_t>(physical / (1 << 20)), " MiB of memory"));
+  }
   try {
     absl::StatusOr<BasicFeatureMap<Real>> feature_map =
         BasicFeatureMap<Real>::Create(config.features);

@@ -4,6 +4,9 @@
 // P per class for the hinge loss.
 #include <catch2/catch.hpp>
 
+#include <string>
+
+#include "rffstream/learner.h"
 #include "rffstream/learner_config.h"
 
 namespace rffstream {
@@ -56,6 +59,17 @@ TEST_CASE("The hinge loss keeps a P per class: its memory estimate says so", "[h
   CHECK(hinge < 26 * squared);
   CHECK(ParseLoss("hinge").value() == Loss::kHinge);
   CHECK(ParseLoss("svm").status().message() == "unknown loss 'svm' (expected squared or hinge)");
+}
+
+TEST_CASE("A learner larger than the machine's memory is refused before anything is allocated",
+          "[learner][memory][errors]") {
+  LearnerConfig config;
+  config.features.input_dimension = 2;
+  config.features.num_features = 1 << 30;  // P alone: 2^60 numbers
+  const absl::StatusOr<LearnerF32> huge = LearnerF32::Create(config);
+  REQUIRE(huge.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(huge.status().message().find("1073741824 features need about ") != std::string::npos);
+  CHECK(huge.status().message().find("more than this machine's") != std::string::npos);
 }
 
 }  // namespace

@@ -18,7 +18,10 @@
 //   double prediction = learner->Predict(x_new);
 //
 // Hot path: after Create(), Predict() and Learn() allocate nothing, take no
-// locks and throw nothing (Predict() uses up to 16 KiB of stack). Every
+// locks and throw nothing (Predict() uses up to 16 KiB of stack). One
+// exception: the first Learn() after a bulk block (LearnBlock) turns its
+// information factor back into the one-sample factor, once: O(D³), and it
+// allocates. A latency-bound host learns in bulk or one at a time, not both. Every
 // prediction — Predict(), the row calls, the a-priori predictions Learn()
 // returns — is the same arithmetic, so all give the same bits. Their spans
 // must have the right sizes (see the REQUIRES lines): inputs, rows,
@@ -83,7 +86,10 @@ class BasicLearner {
 
   // Learns k samples at once: `inputs` holds k rows of input_dimension()
   // values (row-major); `targets` and `priors` hold k rows of num_outputs
-  // values, the priors being what k calls of LearnOutputs() would return.
+  // values, the priors being what k calls of LearnOutputs() would return
+  // (but for a bulk block, BasicRls::kBulkSamples or more in float32's
+  // factor form with β = 1, whose priors are all made with the model from
+  // before the block: rls.h).
   // Features are mapped as a block and the RLS update is one rank-k
   // (Woodbury) update when β = 1 (with the hinge loss, whose margin test
   // needs each row's a-priori prediction, the rows are learned one after

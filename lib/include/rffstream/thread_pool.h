@@ -65,7 +65,7 @@ class ThreadPool {
   // The cores this process may run on.
   static int AvailableCores();
   // The threads worth using for a learner whose feature rows have
-  // `row_length` entries, on `cores` cores (measured: README,
+  // `row_length` entries, on `cores` cores (measured: docs/scaling.md,
   // "Threads"): one below 512 (a sample's pass is too short to share),
   // else every core.
   static int RecommendedThreads(int row_length, int cores);

@@ -26,10 +26,14 @@ bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
     outputs_in_double_[o] -= task_.target_offsets[o];
   }
   if (!labelled) ++predicted_only_;
-  // A labelled line of the window widens the range once it is learned
-  // (LearnWithoutAnswer).
-  return AnswerWith(line_number, outputs_in_double_, variance,
-                    labelled ? targets : std::span<const double>(), /*learned=*/false, sink);
+  const bool taken = AnswerWith(line_number, outputs_in_double_, variance,
+                                labelled ? targets : std::span<const double>(),
+                                /*learned=*/false, sink);
+  // The provisional model learns a labelled line next: later answers of the
+  // window are clipped to the range of its targets, as the model's are.
+  // (Its first few lines know too little to keep an answer near them.)
+  if (labelled && !task_.is_classifier()) target_range_.Add(targets);
+  return taken;
 }
 
 template <class Real>

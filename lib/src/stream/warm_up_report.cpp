@@ -71,8 +71,8 @@ std::string WarmUpReport(const WarmUpDecision& decision, const Task& task, bool 
   const TuningResult& tuned = *decision.tuning;
   absl::StrAppendFormat(&out,
                "tuned on the first %d labelled lines by leave-one-out: kernel %s, gamma %.6g, "
-               "ridge %.6g (leave-one-out %s %.6g; those lines are then predicted with these "
-               "settings)\n",
+               "ridge %.6g (leave-one-out %s %.6g; the model with these settings then learns "
+               "those lines)\n",
                tuned.rows, KernelKindName(tuned.kernel), tuned.gamma,
                tuned.ridge, ErrorName(task), ShownError(task, tuned.error));
   if (table) AppendTables(out, tuned, task);
