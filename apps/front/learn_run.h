@@ -105,8 +105,7 @@ class LearnRun {
     }
     absl::Status concluded = Conclude();
     if (signal != 0) return StoppedBySignal(signal, std::move(concluded));
-    // A signal that came as the input ended (a process group stopped whole)
-    // or while concluding: everything was read, yet the run was asked to stop.
+    // A signal as the input ended (a process group stopped whole) or later.
     if (const int late = stop != nullptr ? stop->received() : 0; late != 0) {
       std::fprintf(stderr, "rffstream: signal %d: came after the input ended (line %" PRId64 ")\n",
                    late, lines_read_);
