@@ -99,6 +99,9 @@ void CheckNoAllocation(FeatureMapKind map, double forgetting, Loss loss = Loss::
     learner.LearnRowOutputs(row, target, std::span<Real>(&prior, 1));
     learner.PredictRowOutputs(row, std::span<Real>(&prediction, 1));
     sink += prior + prediction;
+    // The predictive variance (float64's covariance form once made an Eigen
+    // temporary for zᵀPz).
+    sink += learner.PredictWithVariance(x).prediction + learner.PredictRowWithVariance(row).prediction;
   }
   const long allocations = allocation_count.load() - before;
   CHECK(std::isfinite(sink));
