@@ -1,5 +1,8 @@
 #include "front/stream_options.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <string>
 
@@ -78,12 +81,16 @@ absl::Status CheckFiles(const StreamOptions& options) {
   if (absl::Status spared = CheckOutputsSpareInputs({&input, 1}, outputs); !spared.ok()) {
     return spared;
   }
-  // The log, appended to an input, would be read back as data. (Standard
-  // error may well be standard output's file: 2>&1 is no clash.)
-  const NamedPath inputs[] = {input, load};
-  const NamedPath standard_error[] = {{"standard error", kStandardError}};
-  if (absl::Status spared = CheckOutputsSpareInputs(inputs, standard_error); !spared.ok()) {
-    return spared;
+  // The log, appended to an input file, would be read back as data. (Standard
+  // error may well be standard output's file: 2>&1 is no clash; and a
+  // terminal or a pipe is no file to spare.)
+  struct stat log;
+  if (::fstat(STDERR_FILENO, &log) == 0 && S_ISREG(log.st_mode)) {
+    const NamedPath inputs[] = {input, load};
+    const NamedPath standard_error[] = {{"standard error", kStandardError}};
+    if (absl::Status spared = CheckOutputsSpareInputs(inputs, standard_error); !spared.ok()) {
+      return spared;
+    }
   }
   // A checkpoint that cannot be written is found out now, not after hours of learning.
   if (!checkpoint.save.empty()) {

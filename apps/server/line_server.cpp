@@ -124,11 +124,11 @@ void LineServer::OnReadable(Connection& connection, bool until_drained) {
   }
 }
 
-void LineServer::SendOutput(Connection& connection) {
+bool LineServer::SendOutput(Connection& connection) {
   if (connection.answers_unread) {
     connection.output.clear();
     connection.output_sent = 0;
-    return;
+    return true;
   }
   while (connection.unsent() > 0) {
     const ssize_t sent = ::send(connection.fd, connection.output.data() + connection.output_sent,
@@ -141,10 +141,13 @@ void LineServer::SendOutput(Connection& connection) {
     if (sent < 0 && errno == EINTR) continue;
     if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     // The client went away mid-response: what it sent is still learned.
+    // Another error (no buffers, say) closes the connection, as it cannot
+    // be told from a client that would wait for answers forever.
+    if (sent < 0 && errno != EPIPE && errno != ECONNRESET) return false;
     connection.answers_unread = true;
     connection.output.clear();
     connection.output_sent = 0;
-    return;
+    return true;
   }
   // Keep only the unsent bytes, so a slow reader's buffer stays bounded.
   if (connection.output_sent == connection.output.size()) {
@@ -154,12 +157,16 @@ void LineServer::SendOutput(Connection& connection) {
     connection.output.erase(0, connection.output_sent);
     connection.output_sent = 0;
   }
+  return true;
 }
 
 bool LineServer::Pump(Connection& connection) {
   while (true) {
     AnswerLines(connection);
-    SendOutput(connection);
+    if (!SendOutput(connection)) {
+      Close(connection.fd);
+      return false;
+    }
     // Lines held back by backpressure are answered as soon as the output
     // has gone, not when the client happens to send more.
     if (connection.unsent() > 0 || connection.close_after_flush ||

@@ -89,9 +89,10 @@ class LineServer {
   void OnReadable(Connection& connection, bool until_drained);
   // Answers the complete lines in the read buffer, while the output has room.
   void AnswerLines(Connection& connection);
-  // Sends what the socket takes; once the client is gone, drops the answers
-  // (its lines are still learned).
-  void SendOutput(Connection& connection);
+  // Sends what the socket takes; once the client is gone (reset, broken
+  // pipe), drops the answers (its lines are still learned). False on
+  // another error: the connection is to be closed.
+  bool SendOutput(Connection& connection);
   // Answers and sends as far as the client reads; closes a finished
   // connection. False once the connection is closed (and destroyed).
   bool Pump(Connection& connection);

@@ -82,16 +82,22 @@ bool WriteAll(int fd, std::span<const unsigned char> bytes) {
 
 absl::Status WriteFileAtomically(const std::string& path, std::span<const unsigned char> bytes,
                                  const std::string& what) {
-  if (absl::Status usable = CheckWritablePath(path, what); !usable.ok()) return usable;
-  // A symbolic link to a file: the file it names is replaced, and the link
-  // stays (other readers may follow it). The file keeps its permissions.
+  // A symbolic link: the file it names is replaced (or created, for a link
+  // to nothing yet), and the link stays (other readers may follow it). The
+  // file keeps its permissions.
   std::string resolved = path;
   struct stat link_status, status;
   if (::lstat(path.c_str(), &link_status) == 0 && S_ISLNK(link_status.st_mode)) {
     std::error_code error;
     const std::filesystem::path canonical = std::filesystem::canonical(path, error);
-    if (!error) resolved = canonical.string();
+    if (!error) {
+      resolved = canonical.string();
+    } else if (const std::filesystem::path named = std::filesystem::read_symlink(path, error);
+               !error) {
+      resolved = (named.is_absolute() ? named : DirectoryOf(path) / named).string();
+    }
   }
+  if (absl::Status usable = CheckWritablePath(resolved, what); !usable.ok()) return usable;
   const mode_t mode = ::stat(resolved.c_str(), &status) == 0 ? status.st_mode & 07777 : 0644;
   const std::filesystem::path target(resolved);
   const std::filesystem::path directory = DirectoryOf(resolved);

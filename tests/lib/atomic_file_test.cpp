@@ -39,6 +39,12 @@ TEST_CASE("Saving through a symbolic link replaces the file it names, and keeps 
   struct stat status;
   REQUIRE(::stat(model.c_str(), &status) == 0);
   CHECK((status.st_mode & 07777) == 0640);
+  // A link to a file not made yet: the file is made, the link stays.
+  const std::string later = dir.File("later.rff");
+  std::filesystem::create_symlink("models/v2.rff", later);
+  REQUIRE(WriteFileAtomically(later, Bytes("third"), "test file").ok());
+  CHECK(std::filesystem::is_symlink(later));
+  CHECK(ReadText(dir.File("models/v2.rff")) == "third");
   // A new file gets the usual 0644, not mkstemp's private 0600.
   const std::string fresh = dir.File("fresh.rff");
   REQUIRE(WriteFileAtomically(fresh, Bytes("x"), "test file").ok());

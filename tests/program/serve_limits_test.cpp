@@ -258,4 +258,29 @@ TEST_CASE("One client's first line does not fix the input's shape for everyone",
   CHECK(server.Log().find("input shape: 3 fields a line, as 19 of the 20 lines") != std::string::npos);
 }
 
+TEST_CASE("The warm-up window's lines vote on the text columns too", "[serve][categorical]") {
+  TempDir dir;
+  ServerProcess server(dir, {"--features=16", "--standardize=20"});
+  Client first(server.port()), others(server.port());
+  // A first line whose city is a number (or missing) does not make the
+  // city column numeric for everyone: most of the window's lines hold text.
+  first.Send("1.0,2,3.0\n1.5,,3.5\n");
+  CHECK(first.ReadLines(2).size() == 2);
+  const char* cities[] = {"paris", "lyon", "nice"};
+  std::string lines;
+  for (int t = 0; t < 60; ++t) {
+    lines += std::to_string(0.1 * t) + "," + cities[t % 3] + "," + std::to_string(0.2 * t + t % 3) +
+             "\n";
+  }
+  others.Send(lines + "!stats\n");
+  const std::vector<std::string> answers = others.ReadLines(61);
+  REQUIRE(answers.size() == 61);
+  // No city is an error: the window's lines are answered "warming up", the
+  // rest by the model the window built (18 lines of this client were the
+  // window's, whose answers count in no metric).
+  for (int t = 18; t < 60; ++t) CHECK(IsNumber(answers[t]));
+  CHECK(answers[60].rfind("samples 42 ", 0) == 0);
+  CHECK(server.Terminate() == 0);
+}
+
 }  // namespace

@@ -92,6 +92,7 @@ bool DriftTracker<Real>::Observe(std::int64_t line, std::span<const Real> target
       break;
     }
   }
+  ++observed_since_alarm_;
   const bool fast = fast_.Add(squared_error);
   const bool slow = slow_.Add(squared_error);
   if (!fast && !slow) return false;
@@ -104,6 +105,7 @@ template <class Real>
 void DriftTracker<Real>::Rearm() {
   fast_ = ChangeDetector(fast_.options());
   slow_ = ChangeDetector(slow_.options());
+  observed_since_alarm_ = 0;
 }
 
 template <class Real>
@@ -144,7 +146,23 @@ template <class Real>
 void DriftTracker<Real>::Relearn(BasicLearner<Real>& learner, int lines, double ridge) {
   NewestLines(lines, ordered_inputs_, ordered_targets_);
   learner.ForgetToPrior(ordered_inputs_, ordered_targets_, ridge);
-  lines_since_restart_ = lines;
+  // The ring holds the model's lines only, their errors (the old model's)
+  // unknown: a later alarm neither relearns a line dropped here nor judges
+  // the new model by the old one's errors.
+  std::vector<std::int64_t> line_numbers;
+  for (int i = remembered_ - lines; i < remembered_; ++i) {
+    const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
+    line_numbers.push_back(lines_[static_cast<std::size_t>((oldest + i) % kRelearnedLines)]);
+  }
+  std::copy(ordered_inputs_.begin(), ordered_inputs_.end(), inputs_.begin());
+  std::copy(ordered_targets_.begin(), ordered_targets_.end(), targets_.begin());
+  std::copy(line_numbers.begin(), line_numbers.end(), lines_.begin());
+  std::fill(errors_.begin(), errors_.end(), std::numeric_limits<double>::quiet_NaN());
+  remembered_ = lines;
+  next_ = lines % kRelearnedLines;
+  // Lines a block learned after the alarm but the ring no longer holds
+  // count too (the detectors have seen them).
+  lines_since_restart_ = std::max<std::int64_t>(lines, observed_since_alarm_);
 }
 
 template <class Real>
@@ -163,7 +181,11 @@ bool DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
     return true;
   }
   const std::span<const double> judged = std::span<const double>(errors).last(known);
-  const int lines = LinesSinceRise(judged);
+  // At least a few lines, and every line the detectors have seen since the
+  // alarm (a block learned after it), which the restarted model must hold.
+  const int lines = std::min(
+      known, std::max({LinesSinceRise(judged), kMinTestedLines,
+                       static_cast<int>(std::min<std::int64_t>(observed_since_alarm_, known))}));
   // A model learned anew on those lines, scored a priori on them against
   // the errors the model made there.
   NewestLines(lines, inputs, targets);
@@ -181,10 +203,9 @@ bool DriftTracker<Real>::Restart(BasicLearner<Real>& learner, double ridge) {
     ++declined_alarms_;
     return false;
   }
-  learner = std::move(candidate);
-  ordered_inputs_ = std::move(inputs);
-  ordered_targets_ = std::move(targets);
-  lines_since_restart_ = lines;
+  // The learner itself forgets and relearns (not the copy moved in): its
+  // feature map stays in place for a thread that maps rows meanwhile.
+  Relearn(learner, lines, ridge);
   drifts_.push_back(alarm);
   return true;
 }

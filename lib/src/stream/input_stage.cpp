@@ -55,7 +55,7 @@ bool InputStage::NeedsDimensionWindow() const {
   return !resumed_ && !decided() && InfersLibsvmDimension(settings_.input);
 }
 
-absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
+absl::Status InputStage::DecideFrom(std::string_view first_data_line, std::string_view head) {
   if (resumed_) {
     if (task_.format == InputFormat::kLibsvm) {
       UseTask(task_, LineColumns::kAll);
@@ -87,7 +87,7 @@ absl::Status InputStage::DecideFrom(std::string_view first_data_line) {
   }
   absl::StatusOr<Task> task =
       TaskFromOptions(settings_.input, settings_.model, first_data_line, header_, 0, settings_.fields,
-                      settings_.head);
+                      head.empty() ? std::string_view(settings_.head) : head);
   if (!task.ok()) return task.status();
   UseTask(*task, LineColumns::kAll);
   return absl::OkStatus();
@@ -110,12 +110,40 @@ absl::StatusOr<std::pair<int, int>> InputStage::DecideFromShapeWindow(
       best_lines = lines_with;
     }
   }
-  const auto first = std::find(counts.begin(), counts.end(), best);
-  if (first == counts.end()) return absl::FailedPreconditionError("no data line to read");
-  if (absl::Status decided = DecideFrom(lines[static_cast<std::size_t>(first - counts.begin())]);
-      !decided.ok()) {
-    return decided;
+  if (best_lines == 0) return absl::FailedPreconditionError("no data line to read");
+  // Each column's vote among the lines of that count: text or number (a
+  // missing value abstains).
+  const char delimiter = FieldDelimiter();
+  std::vector<int> text_votes(static_cast<std::size_t>(best), 0);
+  std::vector<std::vector<std::string>> fields;
+  std::string head;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (counts[i] != best) continue;
+    fields.push_back(SplitCsvHeader(lines[i], delimiter));
+    absl::StrAppend(&head, lines[i], "\n");
+    for (int column = 0; column < best; ++column) {
+      const std::string& field = fields.back()[static_cast<std::size_t>(column)];
+      double number = 0;
+      if (!IsMissingValue(field)) text_votes[column] += absl::SimpleAtod(field, &number) ? -1 : 1;
+    }
   }
+  const auto agrees = [&](const std::vector<std::string>& line) {
+    for (int column = 0; column < best; ++column) {
+      const std::string& field = line[static_cast<std::size_t>(column)];
+      double number = 0;
+      if (IsMissingValue(field)) continue;
+      if ((text_votes[column] > 0) != !absl::SimpleAtod(field, &number)) return false;
+    }
+    return true;
+  };
+  std::size_t decider = 0;
+  while (decider + 1 < fields.size() && !agrees(fields[decider])) ++decider;
+  if (!agrees(fields[decider])) decider = 0;
+  std::size_t line = 0;
+  for (std::size_t seen = 0; line < lines.size(); ++line) {
+    if (counts[line] == best && seen++ == decider) break;
+  }
+  if (absl::Status decided = DecideFrom(lines[line], head); !decided.ok()) return decided;
   return std::make_pair(best, best_lines);
 }
 

@@ -102,7 +102,9 @@ bool ModelStage<Real>::Process(std::int64_t line_number, std::span<const double>
   }
   if (!labelled) ++predicted_only_;
   learner_->PredictRowOutputs(row, priors_);
-  if (!AllFinite<Real>(priors_)) return Refuse(line_number, inputs, targets, sink);
+  if (!AllFinite<Real>(priors_)) {
+    return Refuse(line_number, inputs, labelled ? targets : std::span<const double>(), sink);
+  }
   return Answer(line_number, priors_, variance, labelled ? targets : std::span<const double>(),
                 /*learned=*/false, sink);
 }

@@ -32,7 +32,7 @@ bool ModelStage<Real>::AnswerProvisionally(std::int64_t line_number,
   // The provisional model learns a labelled line next: later answers of the
   // window are clipped to the range of its targets, as the model's are.
   // (Its first few lines know too little to keep an answer near them.)
-  if (labelled && !task_.is_classifier()) target_range_.Add(targets);
+  if (labelled && settings_.learns && !task_.is_classifier()) target_range_.Add(targets);
   return taken;
 }
 

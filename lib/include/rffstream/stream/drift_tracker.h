@@ -115,6 +115,7 @@ class DriftTracker {
   void Relearn(BasicLearner<Real>& learner, int lines, double ridge);
   std::vector<Drift> drifts_;
   std::optional<Drift> alarm_;  // raised by Observe(), tested by Restart()
+  std::int64_t observed_since_alarm_ = 0;
   std::int64_t declined_alarms_ = 0;
   std::int64_t lines_since_restart_ = 0;
 };

@@ -64,11 +64,16 @@ class InputStage {
   // Decides the task from the first data line. OutOfRange: this line is a
   // bad line and the next may decide instead; InvalidArgument: the options
   // cannot describe this input; FailedPrecondition: the input does not fit.
-  [[nodiscard]] absl::Status DecideFrom(std::string_view first_data_line);
+  // `head`: the lines that follow it, when known (else the settings').
+  [[nodiscard]] absl::Status DecideFrom(std::string_view first_data_line,
+                                        std::string_view head = {});
   // Decides libsvm's dimension from the window's lines.
   [[nodiscard]] absl::Status DecideFromWindow(const std::vector<std::string>& lines);
   // Decides the task from the most common field count of `lines` (ties:
-  // the count met first); returns that count and how many lines have it.
+  // the count met first), and its text columns by the same vote: the line
+  // that decides is the first of that count whose numbers and texts are
+  // the majority's in every column (its empty columns are decided by the
+  // lines after it). Returns that count and how many lines have it.
   [[nodiscard]] absl::StatusOr<std::pair<int, int>> DecideFromShapeWindow(
       const std::vector<std::string>& lines);
   // The task of a new model given whole, by a caller that pushes numbers
