@@ -150,8 +150,8 @@ void DriftTracker<Real>::Relearn(BasicLearner<Real>& learner, int lines, double 
   // unknown: a later alarm neither relearns a line dropped here nor judges
   // the new model by the old one's errors.
   std::vector<std::int64_t> line_numbers;
+  const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
   for (int i = remembered_ - lines; i < remembered_; ++i) {
-    const int oldest = remembered_ < kRelearnedLines ? 0 : next_;
     line_numbers.push_back(lines_[static_cast<std::size_t>((oldest + i) % kRelearnedLines)]);
   }
   std::copy(ordered_inputs_.begin(), ordered_inputs_.end(), inputs_.begin());
